@@ -1,0 +1,1 @@
+"""The embedded agent and model providers: issue 4."""

@@ -1,0 +1,107 @@
+"""The `pdfdesk` command: the tools from a terminal (`tool`, `tools`), and the app itself.
+
+Exit codes: 0 success, 1 a tool returned an error, 2 the command line itself was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from pdfdesk import __version__
+from pdfdesk.core import paths
+from pdfdesk.core.config import ConfigError, get_config, set_config
+
+EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pdfdesk", description="Review PDFs with search and an embedded agent.",
+        epilog="With no command, pdfdesk opens the given PDFs (or the bundled sample).",
+    )
+    parser.add_argument("--version", action="version", version=f"pdfdesk {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    tool = sub.add_parser("tool", help="run one tool and print its result as JSON")
+    tool.add_argument("name", help="tool name, e.g. pdf_info")
+    tool.add_argument("args", nargs="?", default="{}", help="JSON object of parameters")
+    tool.add_argument("--no-image-data", action="store_true",
+                      help="replace base64 image data with its length (keeps terminals readable)")
+    tool.add_argument("--text", action="store_true", help="print the result's text instead of JSON")
+    sub.add_parser("tools", help="list the tools with their JSON schemas")
+    return parser
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def run_tool(name: str, raw_args: str, no_image_data: bool = False, as_text: bool = False) -> int:
+    from pdfdesk.tools import call_tool, get_tool
+
+    if get_tool(name) is None:
+        from pdfdesk.tools import all_tools
+
+        sys.stderr.write(f"pdfdesk: no tool named {name!r}; tools: {', '.join(t.name for t in all_tools())}\n")
+        return EXIT_USAGE
+    try:
+        args = json.loads(raw_args)
+    except json.JSONDecodeError as exc:
+        sys.stderr.write(f"pdfdesk: the parameters are not valid JSON ({exc}); e.g. '{{\"path\": \"file.pdf\"}}'\n")
+        return EXIT_USAGE
+    result = call_tool(name, args)
+    if as_text:
+        sys.stdout.write(result.text + "\n")
+    else:
+        data = result.to_dict()
+        if no_image_data:
+            for item in data["content"]:
+                if item.get("type") == "image":
+                    item["data"] = f"<{len(item['data'])} base64 characters>"
+        _print_json(data)
+    return EXIT_TOOL_ERROR if result.is_error else EXIT_OK
+
+
+def list_tools() -> int:
+    from pdfdesk.tools import all_tools
+
+    _print_json([tool.spec() for tool in all_tools()])
+    return EXIT_OK
+
+
+def start_app(files: list[str]) -> int:
+    """Open the desktop window; until the GUI lands, describe the documents in the terminal."""
+    targets = files or [str(paths.sample_pdf())]
+    sys.stdout.write(
+        "pdfdesk: the desktop window is not built yet. Meanwhile every tool works from the terminal:\n"
+        "  pdfdesk tools                      list the tools\n"
+        "  pdfdesk tool pdf_info '{\"path\": \"FILE.pdf\"}'\n\n"
+    )
+    status = EXIT_OK
+    for target in targets:
+        status = max(status, run_tool("pdf_info", json.dumps({"path": target}), as_text=True))
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = _parser()
+    if argv and argv[0] not in ("tool", "tools") and not argv[0].startswith("-"):
+        return start_app(argv)  # `pdfdesk FILE...`
+    options = parser.parse_args(argv)
+    try:
+        set_config(get_config())
+    except ConfigError as exc:
+        sys.stderr.write(f"pdfdesk: {exc}\n")
+        return EXIT_USAGE
+    if options.command == "tool":
+        return run_tool(options.name, options.args, options.no_image_data, options.text)
+    if options.command == "tools":
+        return list_tools()
+    return start_app([])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

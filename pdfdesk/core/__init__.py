@@ -1,0 +1,1 @@
+"""Qt-free core: documents, references, page specs, rendering, text, errors, config, policy."""

@@ -1,0 +1,73 @@
+"""Page text and text-layer detection: the one place pdfdesk asks MuPDF for text.
+
+Extraction, search indexing and the agent all read page text through `page_text`, so they agree
+on what a page says. A page "has no text layer" when it yields fewer than `MIN_TEXT_CHARS`
+non-space characters; with images on it, it is probably a scan.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import pymupdf
+
+MIN_TEXT_CHARS = 3
+
+
+def page_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> str:
+    """Plain text of a page in reading order as MuPDF lays it out."""
+    return page.get_text("text", textpage=textpage)
+
+
+def has_text(text: str) -> bool:
+    return sum(not c.isspace() for c in text[:200]) >= MIN_TEXT_CHARS
+
+
+def has_images(page: pymupdf.Page) -> bool:
+    """Whether the page draws any raster image (a scan shows up as one full-page image)."""
+    return bool(page.get_images(full=False))
+
+
+@dataclass
+class TextLayerSurvey:
+    """Which pages lack a text layer; `checked` < page count when the time budget ran out."""
+
+    without_text: list[int]
+    scanned: list[int]
+    checked: int
+
+
+def survey_text_layer(doc: pymupdf.Document, budget_s: float = 3.0) -> TextLayerSurvey:
+    """Find pages without text (and which of them hold images), within a time budget."""
+    without: list[int] = []
+    scanned: list[int] = []
+    deadline = time.monotonic() + budget_s
+    checked = 0
+    for index in range(doc.page_count):
+        if time.monotonic() > deadline:
+            break
+        try:
+            page = doc.load_page(index)
+            if not has_text(page_text(page)):
+                without.append(index + 1)
+                if has_images(page):
+                    scanned.append(index + 1)
+        except Exception:  # a damaged page counts as having no usable text
+            without.append(index + 1)
+        checked += 1
+    return TextLayerSurvey(without, scanned, checked)
+
+
+def tesseract_available() -> bool:
+    """True when PyMuPDF can find Tesseract's language data, so OCR can run."""
+    try:
+        return bool(pymupdf.get_tessdata())
+    except Exception:
+        return False
+
+
+def ocr_page_text(page: pymupdf.Page, language: str = "eng", dpi: int = 300) -> str:
+    """OCR a page through PyMuPDF's Tesseract bridge (caller checks `tesseract_available`)."""
+    textpage = page.get_textpage_ocr(language=language, dpi=dpi, full=True)
+    return page_text(page, textpage=textpage)

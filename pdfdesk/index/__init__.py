@@ -1,0 +1,1 @@
+"""Search indices (Whoosh page and section indices, semantic vectors): issue 3."""

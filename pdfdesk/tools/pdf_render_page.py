@@ -1,0 +1,72 @@
+"""pdf_render_page: one page as a PNG under the app data folder, and as an image for models."""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+from typing import Any
+
+from pdfdesk.core import paths
+from pdfdesk.core.documents import open_pdf
+from pdfdesk.core.errors import INVALID_PAGE_RANGE, PdfDeskError
+from pdfdesk.core.pages import parse_page_spec
+from pdfdesk.core.render import DEFAULT_DPI, MAX_DPI, MIN_DPI, clamp_dpi, render_png
+from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, document_details, object_schema
+from pdfdesk.tools.registry import ToolResult, image_item, register, text_item
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def render_file_name(name: str, fingerprint: str, page: int, dpi: int) -> str:
+    stem = _UNSAFE.sub("_", Path(name).stem)[:40] or "document"
+    return f"{stem}-{fingerprint[-12:]}-p{page}-{dpi}dpi.png"
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    temp = target.with_suffix(f".{id(data):x}.tmp")
+    temp.write_bytes(data)
+    temp.replace(target)
+
+
+@register(
+    "pdf_render_page",
+    f"Render one page of a PDF to a PNG image (dpi {MIN_DPI}-{MAX_DPI}, default {DEFAULT_DPI}). The PNG is "
+    "saved under pdfdesk's data folder; the result gives its path, pixel size, dpi and bytes, and the image "
+    "itself. Use it to look at scanned pages, figures, tables and layout.",
+    object_schema(
+        {
+            "path": PATH_PROPERTY,
+            "page": {"type": ["integer", "string"], "description": "Page number, 1-based."},
+            "dpi": {"type": "number", "default": DEFAULT_DPI,
+                    "description": f"Resolution; clamped to {MIN_DPI}..{MAX_DPI}."},
+            "password": PASSWORD_PROPERTY,
+        },
+        ["path", "page"],
+    ),
+)
+def pdf_render_page(args: dict[str, Any]) -> ToolResult:
+    requested = args.get("dpi", DEFAULT_DPI)
+    dpi = clamp_dpi(requested)
+    with open_pdf(args["path"], args.get("password")) as opened:
+        pages = parse_page_spec(args["page"], opened.page_count)
+        if len(pages) != 1:
+            raise PdfDeskError(INVALID_PAGE_RANGE, f"pdf_render_page renders one page; {args['page']!r} names {len(pages)}.",
+                               "Call it once per page.")
+        number = pages[0]
+        rendered = render_png(opened.load_page(number), dpi)
+        target = paths.renders_dir() / render_file_name(opened.source.name, opened.fingerprint, number, dpi)
+        details = document_details(opened)
+    _write_atomically(target, rendered.png)
+    details.update({
+        "path": str(target), "page": number, "width": rendered.width, "height": rendered.height,
+        "dpi": dpi, "effective_dpi": rendered.dpi, "requested_dpi": requested, "dpi_clamped": dpi != requested,
+        "bytes": len(rendered.png), "mime_type": "image/png",
+    })
+    note = f" (dpi {requested} clamped to {dpi})" if dpi != requested else ""
+    if rendered.dpi < dpi - 0.5:
+        note += f" (reduced to {rendered.dpi:g} dpi to stay within the pixel budget)"
+    summary = (f"Rendered page {number} of {details['pages_total']} at {dpi} dpi{note}: "
+               f"{rendered.width}x{rendered.height} px, {len(rendered.png):,} bytes, saved to {target}")
+    return ToolResult(content=[text_item(summary), image_item(base64.b64encode(rendered.png).decode("ascii"))],
+                      details=details)

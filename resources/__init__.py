@@ -1,0 +1,1 @@
+"""Bundled resources: the sample PDF shown on first start, icons, the .desktop file."""
