@@ -87,15 +87,15 @@ def start_app(files: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = _parser()
-    if argv and argv[0] not in ("tool", "tools") and not argv[0].startswith("-"):
-        return start_app(argv)  # `pdfdesk FILE...`
-    options = parser.parse_args(argv)
+    opens_files = bool(argv) and argv[0] not in ("tool", "tools") and not argv[0].startswith("-")
+    options = None if opens_files else _parser().parse_args(argv)
     try:
         set_config(get_config())
     except ConfigError as exc:
         sys.stderr.write(f"pdfdesk: {exc}\n")
         return EXIT_USAGE
+    if options is None:
+        return start_app(argv)  # `pdfdesk FILE...`
     if options.command == "tool":
         return run_tool(options.name, options.args, options.no_image_data, options.text)
     if options.command == "tools":

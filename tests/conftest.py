@@ -1,0 +1,117 @@
+"""Shared fixtures: an isolated app data folder per test and every kind of test PDF."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pdfdesk.core.config import Config, set_config
+from pdfdesk.core.documents import close_all
+from tests import pdf_factory as make
+
+for _var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+    os.environ.pop(_var, None)
+
+
+@pytest.fixture(autouse=True)
+def pdfdesk_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own app data folder and default config, and leaves no open documents."""
+    home = tmp_path / "pdfdesk-home"
+    monkeypatch.setenv("PDFDESK_HOME", str(home))
+    set_config(Config())
+    yield home
+    close_all()
+    set_config(None)
+
+
+@pytest.fixture(scope="session")
+def pdf_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pdfs")
+
+
+@pytest.fixture(scope="session")
+def text_pdf(pdf_dir: Path) -> Path:
+    return make.text_pdf(pdf_dir / "text.pdf")
+
+
+@pytest.fixture(scope="session")
+def outline_pdf(pdf_dir: Path) -> Path:
+    return make.outline_pdf(pdf_dir / "outline.pdf")
+
+
+@pytest.fixture(scope="session")
+def image_only_pdf(pdf_dir: Path) -> Path:
+    return make.image_only_pdf(pdf_dir / "scan.pdf")
+
+
+@pytest.fixture(scope="session")
+def aes_pdf(pdf_dir: Path) -> Path:
+    return make.encrypted_pdf(pdf_dir / "aes256.pdf", pymupdf.PDF_ENCRYPT_AES_256)
+
+
+@pytest.fixture(scope="session")
+def rc4_pdf(pdf_dir: Path) -> Path:
+    return make.encrypted_pdf(pdf_dir / "rc4.pdf", pymupdf.PDF_ENCRYPT_RC4_128)
+
+
+@pytest.fixture(scope="session")
+def owner_only_pdf(pdf_dir: Path) -> Path:
+    """Encrypted with an owner password only: opens without a password, permissions limited."""
+    return make.encrypted_pdf(pdf_dir / "owner-only.pdf", pymupdf.PDF_ENCRYPT_AES_256, user_pw="")
+
+
+@pytest.fixture(scope="session")
+def cjk_pdf(pdf_dir: Path) -> Path:
+    return make.cjk_pdf(pdf_dir / "cjk.pdf")
+
+
+@pytest.fixture(scope="session")
+def rtl_pdf(pdf_dir: Path) -> Path:
+    return make.rtl_pdf(pdf_dir / "rtl.pdf")
+
+
+@pytest.fixture(scope="session")
+def form_pdf(pdf_dir: Path) -> Path:
+    return make.form_pdf(pdf_dir / "form.pdf")
+
+
+@pytest.fixture(scope="session")
+def long_pdf(pdf_dir: Path) -> Path:
+    return make.many_pages_pdf(pdf_dir / "long-1500.pdf", 1500)
+
+
+@pytest.fixture(scope="session")
+def zero_pages_pdf(pdf_dir: Path) -> Path:
+    return make.zero_pages_pdf(pdf_dir / "zero.pdf")
+
+
+@pytest.fixture(scope="session")
+def truncated_pdf(pdf_dir: Path, outline_pdf: Path) -> Path:
+    return make.truncated_pdf(outline_pdf, pdf_dir / "truncated.pdf")
+
+
+@pytest.fixture(scope="session")
+def garbled_pdf(pdf_dir: Path, text_pdf: Path) -> Path:
+    return make.garbled_pdf(text_pdf, pdf_dir / "garbled.pdf")
+
+
+@pytest.fixture(scope="session")
+def repairable_pdf(pdf_dir: Path, text_pdf: Path) -> Path:
+    return make.broken_xref_pdf(text_pdf, pdf_dir / "broken-xref.pdf")
+
+
+@pytest.fixture(scope="session")
+def not_pdf(pdf_dir: Path) -> Path:
+    path = pdf_dir / "letter.pdf"
+    path.write_text("Dear reviewer,\nthis is a plain text file with a .pdf name.\n")
+    return path
+
+
+@pytest.fixture(scope="session")
+def empty_pdf(pdf_dir: Path) -> Path:
+    path = pdf_dir / "empty.pdf"
+    path.write_bytes(b"")
+    return path

@@ -1,0 +1,149 @@
+"""Builders for the test PDFs: every kind of document pdfdesk must handle, made with PyMuPDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+LOREM = (
+    "The parties agree that the supplier shall deliver the goods described in schedule {n} "
+    "within thirty days of the order date. Payment is due upon receipt of a valid invoice. "
+)
+
+
+def save(doc: pymupdf.Document, path: Path, **kwargs) -> Path:
+    doc.save(path, **kwargs)
+    doc.close()
+    return path
+
+
+def text_pdf(path: Path, pages: int = 3, words: str = "Page {n} says hello from pdfdesk.") -> Path:
+    doc = pymupdf.open()
+    for n in range(1, pages + 1):
+        page = doc.new_page()
+        page.insert_text((72, 72), words.format(n=n), fontsize=12)
+        page.insert_textbox(pymupdf.Rect(72, 100, 520, 700), LOREM.format(n=n) * 3, fontsize=10)
+    doc.set_metadata({"title": "Test Title", "author": "Ada Author", "subject": "Testing",
+                      "creationDate": "D:20240131120000+01'00'", "modDate": "D:20250203040506Z"})
+    return save(doc, path)
+
+
+def outline_pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    for n in range(1, 11):
+        doc.new_page().insert_text((72, 72), f"Chapter text on page {n}")
+    doc.set_toc([
+        [1, "Introduction", 1],
+        [2, "Background", 2],
+        [2, "Scope", 3],
+        [1, "Methods", 4],
+        [2, "Data", 5],
+        [3, "Sources", 6],
+        [1, "Results", 8],
+        [1, "Appendix", 10],
+    ])
+    return save(doc, path)
+
+
+def grey_image_png(width: int = 400, height: int = 300) -> bytes:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, width, height), False)
+    pix.clear_with(180)
+    return pix.tobytes("png")
+
+
+def image_only_pdf(path: Path) -> Path:
+    """Page 1 has text; page 2 is a 'scan' (one image, no text); page 3 is blank."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "This page has a real text layer.")
+    scan = doc.new_page()
+    scan.insert_image(scan.rect, stream=grey_image_png())
+    doc.new_page()
+    return save(doc, path)
+
+
+def encrypted_pdf(path: Path, method: int, user_pw: str = "user-secret", owner_pw: str = "owner-secret") -> Path:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Confidential: the secret word is marmalade.")
+    return save(doc, path, encryption=method, user_pw=user_pw, owner_pw=owner_pw,
+                permissions=pymupdf.PDF_PERM_PRINT)
+
+
+def cjk_pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "中文测试：合同条款与付款期限", fontname="china-s", fontsize=14)
+    page.insert_text((72, 110), "日本語のテキスト：契約書", fontname="japan", fontsize=14)
+    page.insert_text((72, 150), "한국어 텍스트 계약", fontname="korea", fontsize=14)
+    return save(doc, path)
+
+
+def rtl_pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_htmlbox(pymupdf.Rect(50, 50, 545, 400),
+                        "<p dir='rtl'>שלום עולם, זהו מסמך בדיקה</p><p dir='rtl'>مرحبا بالعالم</p>")
+    return save(doc, path)
+
+
+def form_pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Application form")
+    for i, (name, value) in enumerate([("full_name", "Grace Hopper"), ("city", "Arlington")]):
+        widget = pymupdf.Widget()
+        widget.field_name = name
+        widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+        widget.field_value = value
+        widget.rect = pymupdf.Rect(72, 80 + i * 30, 300, 100 + i * 30)
+        page.add_widget(widget)
+    box = pymupdf.Widget()
+    box.field_name = "agree"
+    box.field_type = pymupdf.PDF_WIDGET_TYPE_CHECKBOX
+    box.field_value = True
+    box.rect = pymupdf.Rect(72, 150, 90, 168)
+    page.add_widget(box)
+    return save(doc, path)
+
+
+def many_pages_pdf(path: Path, pages: int) -> Path:
+    doc = pymupdf.open()
+    for n in range(1, pages + 1):
+        page = doc.new_page(width=400, height=500)
+        page.insert_text((40, 50), f"Page {n} of the long document. Keyword{n % 97} appears here.", fontsize=9)
+        page.insert_textbox(pymupdf.Rect(40, 70, 360, 460), LOREM.format(n=n) * 2, fontsize=8)
+    return save(doc, path, garbage=1, deflate=True)
+
+
+ZERO_PAGES = (
+    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
+    b"2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+)
+
+
+def zero_pages_pdf(path: Path) -> Path:
+    path.write_bytes(ZERO_PAGES)
+    return path
+
+
+def truncated_pdf(source: Path, path: Path, keep: float = 0.5) -> Path:
+    data = source.read_bytes()
+    path.write_bytes(data[: int(len(data) * keep)])
+    return path
+
+
+def garbled_pdf(source: Path, path: Path) -> Path:
+    """Keeps the header but overwrites every 5th byte after it: xref and streams are wrecked."""
+    data = bytearray(source.read_bytes())
+    for i in range(16, len(data), 5):
+        data[i] = 0x7E
+    path.write_bytes(bytes(data))
+    return path
+
+
+def broken_xref_pdf(source: Path, path: Path) -> Path:
+    """A valid PDF whose xref offsets are wrong: MuPDF repairs it silently."""
+    data = source.read_bytes()
+    start = data.rfind(b"startxref")
+    path.write_bytes(data[:start] + b"startxref\n999999\n%%EOF\n")
+    return path

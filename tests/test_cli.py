@@ -1,0 +1,87 @@
+"""The `pdfdesk` command as a user runs it: JSON out, exit codes 0 / 1 / 2."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str, env_home=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    if env_home is not None:
+        env["PDFDESK_HOME"] = str(env_home)
+    return subprocess.run([sys.executable, "-m", "pdfdesk", *args], capture_output=True, text=True,
+                          timeout=60, env=env)
+
+
+def test_tool_success_prints_json_and_exits_0(text_pdf, pdfdesk_home):
+    proc = run("tool", "pdf_info", json.dumps({"path": str(text_pdf)}), env_home=pdfdesk_home)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["isError"] is False and data["details"]["pages"] == 3
+    assert proc.stderr == ""
+
+
+def test_tool_error_exits_1_with_coded_json(tmp_path, pdfdesk_home):
+    proc = run("tool", "pdf_info", json.dumps({"path": str(tmp_path / "nope.pdf")}), env_home=pdfdesk_home)
+    assert proc.returncode == 1
+    data = json.loads(proc.stdout)
+    assert data["isError"] is True and data["details"]["error"] == "file_not_found"
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_damaged_file_gives_coded_error_without_noise(garbled_pdf, pdfdesk_home):
+    proc = run("tool", "pdf_extract_text", json.dumps({"path": str(garbled_pdf)}), env_home=pdfdesk_home)
+    assert proc.returncode == 1 and json.loads(proc.stdout)["details"]["error"] == "pdf_error"
+    assert "MuPDF error" not in proc.stderr  # MuPDF's messages are collected, not printed
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["tool", "pdf_info", "{not json"], "not valid JSON"),
+        (["tool", "no_such_tool", "{}"], "no tool named"),
+        (["tool"], "usage"),
+        (["--bogus"], "usage"),
+    ],
+)
+def test_usage_errors_exit_2(args, needle, pdfdesk_home):
+    proc = run(*args, env_home=pdfdesk_home)
+    assert proc.returncode == 2
+    assert needle in proc.stderr
+
+
+def test_validation_error_is_a_tool_error(pdfdesk_home):
+    proc = run("tool", "pdf_info", "{}", env_home=pdfdesk_home)
+    assert proc.returncode == 1 and json.loads(proc.stdout)["details"]["error"] == "validation_error"
+
+
+def test_tools_lists_schemas(pdfdesk_home):
+    proc = run("tools", env_home=pdfdesk_home)
+    assert proc.returncode == 0
+    tools = json.loads(proc.stdout)
+    assert [t["name"] for t in tools][:4] == ["pdf_info", "pdf_extract_text", "pdf_render_page", "pdf_outline"]
+    assert all(t["inputSchema"]["type"] == "object" for t in tools)
+
+
+def test_render_without_image_data(text_pdf, pdfdesk_home):
+    proc = run("tool", "pdf_render_page", json.dumps({"path": str(text_pdf), "page": 1, "dpi": 72}),
+               "--no-image-data", env_home=pdfdesk_home)
+    data = json.loads(proc.stdout)
+    assert data["content"][1]["data"].endswith("base64 characters>")
+    assert os.path.exists(data["details"]["path"])
+
+
+def test_bad_config_is_a_usage_error(pdfdesk_home):
+    (pdfdesk_home / "config").mkdir(parents=True, exist_ok=True)
+    (pdfdesk_home / "config" / "config.toml").write_text("[limits]\nmaxFileMb = 'x'\n")
+    proc = run("tools", env_home=pdfdesk_home)
+    assert proc.returncode == 2 and "limits.maxFileMb" in proc.stderr
+
+
+def test_no_subcommand_shows_the_sample(pdfdesk_home):
+    proc = run(env_home=pdfdesk_home)
+    assert proc.returncode == 0
+    assert "sample.pdf" in proc.stdout and "Pages: 5" in proc.stdout
