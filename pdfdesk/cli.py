@@ -52,6 +52,20 @@ def run_tool(name: str, raw_args: str, no_image_data: bool = False, as_text: boo
         sys.stderr.write(f"pdfdesk: the parameters are not valid JSON ({exc}); e.g. '{{\"path\": \"file.pdf\"}}'\n")
         return EXIT_USAGE
     result = call_tool(name, args)
+    _emit(result, no_image_data, as_text)
+    _finish_background_indexing()
+    return EXIT_TOOL_ERROR if result.is_error else EXIT_OK
+
+
+def _finish_background_indexing() -> None:
+    """A search started an index build; finish it so the next search from the shell is instant."""
+    if "pdfdesk.index.builder" in sys.modules:
+        from pdfdesk.index.builder import BACKGROUND
+
+        BACKGROUND.wait()
+
+
+def _emit(result: Any, no_image_data: bool, as_text: bool) -> None:
     if as_text:
         sys.stdout.write(result.text + "\n")
     else:
@@ -61,7 +75,7 @@ def run_tool(name: str, raw_args: str, no_image_data: bool = False, as_text: boo
                 if item.get("type") == "image":
                     item["data"] = f"<{len(item['data'])} base64 characters>"
         _print_json(data)
-    return EXIT_TOOL_ERROR if result.is_error else EXIT_OK
+    sys.stdout.flush()
 
 
 def list_tools() -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pymupdf
@@ -23,6 +24,8 @@ def pdfdesk_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PDFDESK_HOME", str(home))
     set_config(Config())
     yield home
+    if "pdfdesk.index.builder" in sys.modules:  # let background index builds end inside this test's home
+        sys.modules["pdfdesk.index.builder"].BACKGROUND.wait()
     close_all()
     set_config(None)
 

@@ -196,6 +196,13 @@ def open_pdf(
     """Resolve, open, authenticate and check a PDF; hold the MuPDF lock while the caller uses it."""
     config = config or get_config()
     source = resolve_reference(reference, config, max_bytes)
+    with open_source(source, password) as opened:
+        yield opened
+
+
+@contextmanager
+def open_source(source: PdfSource, password: str | None = None) -> Iterator[OpenedPdf]:
+    """Open an already resolved source (background work re-opens what a tool call resolved)."""
     with MUPDF_LOCK:
         opened = _load(source, password)
         try:

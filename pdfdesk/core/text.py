@@ -13,11 +13,18 @@ from dataclasses import dataclass
 import pymupdf
 
 MIN_TEXT_CHARS = 3
+# Ligatures expanded ("ﬁ" -> "fi") so text searches and copies like the words it shows; no images.
+TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+
+
+def text_page(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> pymupdf.TextPage:
+    """The page's TextPage with pdfdesk's flags; reuse it for several get_text calls on one page."""
+    return page.get_textpage(clip=clip, flags=TEXT_FLAGS)
 
 
 def page_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> str:
     """Plain text of a page in reading order as MuPDF lays it out."""
-    return page.get_text("text", textpage=textpage)
+    return page.get_text("text", flags=TEXT_FLAGS, textpage=textpage)
 
 
 def has_text(text: str) -> bool:

@@ -128,6 +128,7 @@ def _load_builtin_tools() -> None:
     import pdfdesk.tools.pdf_extract_text  # noqa: F401
     import pdfdesk.tools.pdf_render_page  # noqa: F401
     import pdfdesk.tools.pdf_outline  # noqa: F401
+    import pdfdesk.tools.pdf_search  # noqa: F401
 
 
 def _validation_message(error: jsonschema.ValidationError) -> str:

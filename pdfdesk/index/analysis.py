@@ -1,0 +1,66 @@
+"""The analyzer shared by indexing and querying: words stemmed, short words and numbers kept,
+CJK text split into overlapping character bigrams (CJK has no spaces between words).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
+
+# Han, Hiragana, Katakana, Hangul syllables and jamo, CJK punctuation-free ranges.
+_CJK = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_RUNS = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
+# Words with inner dots/commas kept together so "4.2", "1,000" and "a.b.c" stay one token; a
+# trailing * stays on the word so the query parser can see prefix queries.
+WORD_PATTERN = re.compile(r"[\w*]+(?:[.,][\w*]+)*")
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK_CHAR.search(text) is not None
+
+
+class CjkBigramFilter(Filter):
+    """Replace each run of CJK characters by its overlapping bigrams (a lone character stays)."""
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        shift = 0
+        for token in tokens:
+            text = token.text
+            if not _CJK_CHAR.search(text):
+                if token.positions:
+                    token.pos += shift
+                yield token
+                continue
+            base_pos = token.pos if token.positions else 0
+            base_char = token.startchar if token.chars else 0
+            emitted = 0
+            for run in _RUNS.finditer(text):
+                piece = run.group()
+                if _CJK_CHAR.match(piece):
+                    grams = [piece] if len(piece) == 1 else [piece[i:i + 2] for i in range(len(piece) - 1)]
+                    offsets = range(len(grams))
+                else:
+                    grams, offsets = [piece], range(1)
+                for gram, offset in zip(grams, offsets):
+                    token.text = gram
+                    if token.positions:
+                        token.pos = base_pos + shift + emitted
+                    if token.chars:
+                        token.startchar = base_char + run.start() + offset
+                        token.endchar = token.startchar + len(gram)
+                    emitted += 1
+                    yield token
+            shift += max(emitted - 1, 0)
+
+
+def page_analyzer() -> Analyzer:
+    """Tokenise, lowercase, split CJK into bigrams, stem (no stop words, no minimum length)."""
+    return RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CjkBigramFilter() | StemFilter(cachesize=50000)
+
+
+def analyze(text: str) -> list[str]:
+    """The index terms of `text` (used to match pages that are scanned rather than indexed)."""
+    return [token.text for token in page_analyzer()(text)]
