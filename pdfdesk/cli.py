@@ -15,6 +15,7 @@ from pdfdesk.core import paths
 from pdfdesk.core.config import ConfigError, get_config, set_config
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
+COMMANDS = ("tool", "tools", "index")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="replace base64 image data with its length (keeps terminals readable)")
     tool.add_argument("--text", action="store_true", help="print the result's text instead of JSON")
     sub.add_parser("tools", help="list the tools with their JSON schemas")
+    index = sub.add_parser("index", help="build the search index of PDF files or folders (with progress)")
+    index.add_argument("paths", nargs="+", help="PDF files, or folders searched recursively for *.pdf")
+    index.add_argument("--password", help="password for encrypted PDFs")
     return parser
 
 
@@ -101,7 +105,7 @@ def start_app(files: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    opens_files = bool(argv) and argv[0] not in ("tool", "tools") and not argv[0].startswith("-")
+    opens_files = bool(argv) and argv[0] not in COMMANDS and not argv[0].startswith("-")
     options = None if opens_files else _parser().parse_args(argv)
     try:
         set_config(get_config())
@@ -114,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_tool(options.name, options.args, options.no_image_data, options.text)
     if options.command == "tools":
         return list_tools()
+    if options.command == "index":
+        from pdfdesk.index.cli_index import index_paths
+
+        return index_paths(options.paths, options.password)
     return start_app([])
 
 
