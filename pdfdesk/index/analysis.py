@@ -5,6 +5,7 @@ CJK text split into overlapping character bigrams (CJK has no spaces between wor
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Iterator
 
 from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
@@ -56,11 +57,42 @@ class CjkBigramFilter(Filter):
             shift += max(emitted - 1, 0)
 
 
+class PageAnalyzer(Analyzer):
+    """Tokenise, lowercase, split CJK into bigrams, stem (no stop words, no minimum length).
+
+    Text without CJK skips the bigram filter entirely: indexing is pure Python, and a filter
+    stage per token costs a fifth of the time.
+    """
+
+    def __init__(self) -> None:
+        self.plain = RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | StemFilter(cachesize=100000)
+        self.cjk = RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CjkBigramFilter() | StemFilter(cachesize=100000)
+
+    def __call__(self, value: str, **kwargs):  # type: ignore[override]
+        pipeline = self.cjk if has_cjk(value) else self.plain
+        return pipeline(value, **kwargs)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PageAnalyzer)
+
+    def __hash__(self) -> int:
+        return hash(PageAnalyzer)
+
+
 def page_analyzer() -> Analyzer:
-    """Tokenise, lowercase, split CJK into bigrams, stem (no stop words, no minimum length)."""
-    return RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CjkBigramFilter() | StemFilter(cachesize=50000)
+    return PageAnalyzer()
+
+
+_SHARED = page_analyzer()
+
+
+@lru_cache(maxsize=65536)
+def _analyze_cached(text: str) -> tuple[str, ...]:
+    return tuple(token.text for token in _SHARED(text))
 
 
 def analyze(text: str) -> list[str]:
-    """The index terms of `text` (used to match pages that are scanned rather than indexed)."""
-    return [token.text for token in page_analyzer()(text)]
+    """The index terms of `text` (for highlighting words and scanning pages the index lacks)."""
+    if len(text) > 64:
+        return [token.text for token in _SHARED(text)]
+    return list(_analyze_cached(text))

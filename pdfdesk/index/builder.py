@@ -30,19 +30,23 @@ class Target:
     fingerprint: str
 
 
+LOCK_SLICE = 25  # pages extracted per MuPDF lock hold, so searches and renders interleave
+
+
 def _extract_batch(target: Target, first: int, last: int) -> tuple[list[tuple[int, str]], dict[int, list[Line]]]:
     texts: list[tuple[int, str]] = []
     lines: dict[int, list[Line]] = {}
-    with open_source(target.source, target.password) as opened:
-        for number in range(first, last + 1):
-            try:
-                page = opened.doc.load_page(number - 1)
-                textpage = text_page(page)
-                texts.append((number, page_text(page, textpage)))
-                lines[number] = page_lines(page, textpage)
-            except Exception:  # a damaged page is indexed as empty rather than stopping the build
-                texts.append((number, ""))
-                lines[number] = []
+    for start in range(first, last + 1, LOCK_SLICE):
+        with open_source(target.source, target.password) as opened:
+            for number in range(start, min(start + LOCK_SLICE - 1, last) + 1):
+                try:
+                    page = opened.doc.load_page(number - 1)
+                    textpage = text_page(page)
+                    texts.append((number, page_text(page, textpage)))
+                    lines[number] = page_lines(page, textpage)
+                except Exception:  # a damaged page is indexed as empty rather than stopping the build
+                    texts.append((number, ""))
+                    lines[number] = []
     return texts, lines
 
 

@@ -39,20 +39,24 @@ def _word_matches(word: str, stems: set[str], prefixes: list[str]) -> bool:
     return any(term in stems for term in analyze(lowered))
 
 
-def hit_rects(page: pymupdf.Page, terms: QueryTerms, textpage: pymupdf.TextPage) -> list[pymupdf.Rect]:
-    """Rectangles of the words (and CJK strings) the query matches on this page."""
+def hit_rects(page: pymupdf.Page, terms: QueryTerms, textpage: pymupdf.TextPage) -> tuple[list[pymupdf.Rect], list[str]]:
+    """Rectangles of the words (and CJK strings) the query matches on this page, and those words."""
     stems = terms.stems
     rects: list[pymupdf.Rect] = []
+    words: list[str] = []
     for needle in terms.needles:
         if has_cjk(needle):
-            rects.extend(page.search_for(needle, textpage=textpage)[:MAX_RECTS])
+            found = page.search_for(needle, textpage=textpage)[:MAX_RECTS]
+            rects.extend(found)
+            words.extend([needle] * len(found))
     if stems or terms.prefixes:
         for x0, y0, x1, y1, word, *_ in page.get_text("words", textpage=textpage):
             if _word_matches(word, stems, terms.prefixes):
                 rects.append(pymupdf.Rect(x0, y0, x1, y1))
+                words.append(word)
                 if len(rects) >= MAX_RECTS:
                     break
-    return rects
+    return rects, words
 
 
 def _snippet(text: str, at: int, context: int) -> str:
@@ -63,7 +67,7 @@ def _snippet(text: str, at: int, context: int) -> str:
 
 def _first_hit_offset(text: str, terms: QueryTerms, rect_words: list[str]) -> int:
     lowered = text.lower()
-    for needle in terms.needles + terms.prefixes + rect_words:
+    for needle in rect_words[:3] + terms.needles + terms.prefixes:
         at = lowered.find(needle.lower())
         if at >= 0:
             return at
@@ -74,9 +78,8 @@ def page_hits(page: pymupdf.Page, terms: QueryTerms, style: str, context_chars: 
               clip: pymupdf.Rect | None = None) -> PageHits:
     """Hit rectangles and an excerpt for one page (or the part of it inside `clip`)."""
     textpage = text_page(page, clip)
-    rects = hit_rects(page, terms, textpage)
+    rects, hit_words = hit_rects(page, terms, textpage)
     blocks = [b for b in page.get_text("blocks", textpage=textpage) if b[6] == 0 and b[4].strip()]
-    hit_words = [page.get_textbox(r).strip() for r in rects[:3]]
     if style == "paragraph":
         for block in blocks:
             text = block[4].strip()

@@ -86,9 +86,7 @@ def search_document(target: Target, page_count: int, query: str, granularity: st
     """Keyword search of one document, answering while its index is still being built."""
     index = DocumentIndex(target.fingerprint)
     state = index.read_state()
-    if build and (state is None or not state.complete):
-        BACKGROUND.start(target)
-        state = index.read_state()
+    needs_build = build and (state is None or not state.complete)
     indexed = state.pages_indexed if state is not None else 0
     result = DocumentSearch()
     ranked: list[list[tuple[str, int]]] = []
@@ -135,6 +133,8 @@ def search_document(target: Target, page_count: int, query: str, granularity: st
         match["score"] = round(float(match["score"]), 4)
     _decorate(target, chosen, query, style, context)
     result.matches = chosen
+    if needs_build:  # after answering, so the first answer does not compete with the build
+        BACKGROUND.start(target)
     return result
 
 
