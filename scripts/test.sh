@@ -2,6 +2,6 @@
 # Install everything the tests need and run the whole suite (extra arguments go to pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh dev
+bash scripts/bootstrap.sh dev,semantic
 export QT_QPA_PLATFORM=offscreen
 exec .venv/bin/python -m pytest "$@"

@@ -13,6 +13,7 @@ from pdfdesk.core.config import Config, set_config
 from pdfdesk.core.documents import close_all
 from tests import pdf_factory as make
 
+os.environ["HF_HUB_OFFLINE"] = "1"  # no test reaches a model hub
 for _var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
     os.environ.pop(_var, None)
 
@@ -22,7 +23,7 @@ def pdfdesk_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own app data folder and default config, and leaves no open documents."""
     home = tmp_path / "pdfdesk-home"
     monkeypatch.setenv("PDFDESK_HOME", str(home))
-    set_config(Config())
+    set_config(Config(semantic=False))  # semantic tests turn it on with the offline model
     yield home
     if "pdfdesk.index.builder" in sys.modules:  # let background index builds end inside this test's home
         sys.modules["pdfdesk.index.builder"].BACKGROUND.wait()

@@ -36,6 +36,9 @@ class Config:
     allow_private_addresses: bool = False  # let URLs reach loopback/private/link-local hosts
     fetch_timeout_s: float = 20.0
     max_redirects: int = 3
+    semantic: bool = True               # use an embedding model when one is available
+    embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"  # fastembed model name
+    embedding_model_path: str | None = None  # a local model folder instead of a download
     extra: dict[str, Any] = field(default_factory=dict)  # sections owned by later layers
 
     @property
@@ -63,6 +66,9 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...], Any]] = {
     ("network", "allowPrivateAddresses"): ("allow_private_addresses", (bool,), None),
     ("network", "timeoutSeconds"): ("fetch_timeout_s", (int, float), _POSITIVE),
     ("network", "maxRedirects"): ("max_redirects", (int,), (lambda v: 0 <= v <= 10, "a whole number from 0 to 10")),
+    ("search", "semantic"): ("semantic", (bool,), None),
+    ("search", "embeddingModel"): ("embedding_model", (str,), (lambda v: "/" in v, "a fastembed model name like org/model")),
+    ("search", "embeddingModelPath"): ("embedding_model_path", (str,), (lambda v: bool(v.strip()), "a folder path")),
 }
 _OWNED_SECTIONS = {section for section, _ in _KEYS}
 

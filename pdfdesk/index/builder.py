@@ -7,6 +7,7 @@ MuPDF's lock is held one batch at a time, so searches and renders interleave wit
 
 from __future__ import annotations
 
+import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.references import PdfSource
 from pdfdesk.core.text import page_text, text_page
+from pdfdesk.index import semantic
 from pdfdesk.index.sections import Line, heading_starts, outline_starts, page_lines, split_sections
 from pdfdesk.index.store import DocumentIndex, IndexState
 
@@ -33,7 +35,8 @@ class Target:
 LOCK_SLICE = 25  # pages extracted per MuPDF lock hold, so searches and renders interleave
 
 
-def _extract_batch(target: Target, first: int, last: int) -> tuple[list[tuple[int, str]], dict[int, list[Line]]]:
+def _extract_batch(target: Target, first: int, last: int,
+                   with_lines: bool = True) -> tuple[list[tuple[int, str]], dict[int, list[Line]]]:
     texts: list[tuple[int, str]] = []
     lines: dict[int, list[Line]] = {}
     for start in range(first, last + 1, LOCK_SLICE):
@@ -43,7 +46,8 @@ def _extract_batch(target: Target, first: int, last: int) -> tuple[list[tuple[in
                     page = opened.doc.load_page(number - 1)
                     textpage = text_page(page)
                     texts.append((number, page_text(page, textpage)))
-                    lines[number] = page_lines(page, textpage)
+                    if with_lines:
+                        lines[number] = page_lines(page, textpage)
                 except Exception:  # a damaged page is indexed as empty rather than stopping the build
                     texts.append((number, ""))
                     lines[number] = []
@@ -107,7 +111,55 @@ def build_index(target: Target, progress: Progress | None = None, cancel: thread
             progress(last, pages_total)
     if not state.sections_indexed and not (cancel is not None and cancel.is_set()):
         _build_sections(target, index, state, lines)
+    if semantic.status(wait=None)[0] and not (cancel is not None and cancel.is_set()):
+        _build_semantic(target, index, state, cancel)
     return state
+
+
+def semantic_pending(state: IndexState | None) -> bool:
+    """True when vectors are missing or were made by another model than the one configured."""
+    if state is None:
+        return True
+    return not state.semantic_complete or state.semantic_model != semantic.model_label()
+
+
+def _build_semantic(target: Target, index: DocumentIndex, state: IndexState,
+                    cancel: threading.Event | None) -> None:
+    """Embed passages of every page not yet embedded, one committed chunk at a time."""
+    store = semantic.SemanticStore(index.folder)
+    label = semantic.model_label()
+    if state.semantic_model != label:
+        shutil.rmtree(store.folder, ignore_errors=True)
+        state.semantic_model, state.semantic_complete = label, False
+        index.write_state(state)
+    if state.semantic_complete:
+        return
+    writer = index.try_writer()  # the index's write lock also guards its vectors
+    if writer is None:
+        return
+    try:
+        _embed_pages(target, index, state, store, cancel)
+    finally:
+        writer.cancel()
+
+
+def _embed_pages(target: Target, index: DocumentIndex, state: IndexState, store: semantic.SemanticStore,
+                 cancel: threading.Event | None) -> None:
+    pending: list[semantic.Passage] = []
+    through = store.pages_done()
+    for start in range(through + 1, state.pages_total + 1, LOCK_SLICE):
+        if cancel is not None and cancel.is_set():
+            return
+        last = min(start + LOCK_SLICE - 1, state.pages_total)
+        texts, _ = _extract_batch(target, start, last, with_lines=False)
+        for number, text in texts:
+            pending.extend(semantic.passages_of_page(number, text))
+        if len(pending) >= semantic.CHUNK_PASSAGES or last == state.pages_total:
+            vectors = semantic.embed([p.text for p in pending]) if pending else semantic.embed([""])[:0]
+            store.write_chunk(pending, vectors, through_page=last)
+            pending = []
+    state.semantic_complete = True
+    index.write_state(state)
 
 
 class BackgroundBuilds:

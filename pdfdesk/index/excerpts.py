@@ -3,24 +3,29 @@
 Paragraph excerpts are the text block holding the first hit (blocks under 80 characters, such as
 running heads, are passed over; a block over 2,000 characters falls back to a snippet). Snippets
 are `context_chars` either side of the first hit. Hit rectangles are the words that match the
-query after stemming, so "agreed" highlights "agree" too.
+query after stemming, so "agreed" highlights "agree" too. A page's layout (words with their index
+terms, text blocks) is cached per document version, so paging through results or refining a
+query does not re-read the PDF.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import pymupdf
 
 from pdfdesk.core.text import text_page
-
 from pdfdesk.index.analysis import analyze, has_cjk
 from pdfdesk.index.query_terms import QueryTerms
 
 MIN_PARAGRAPH_CHARS = 80
 MAX_PARAGRAPH_CHARS = 2000
 MAX_RECTS = 200
+LAYOUT_CACHE_PAGES = 512
+_STRIP = ".,;:!?()[]{}\"'“”‘’"
 
 
 @dataclass
@@ -30,29 +35,55 @@ class PageHits:
     excerpt_style: str
 
 
-def _word_matches(word: str, stems: set[str], prefixes: list[str]) -> bool:
-    lowered = word.lower().strip(".,;:!?()[]{}\"'“”‘’")
-    if not lowered:
-        return False
-    if any(lowered.startswith(p) for p in prefixes):
-        return True
-    return any(term in stems for term in analyze(lowered))
+@dataclass(frozen=True)
+class PageLayout:
+    words: list[tuple[tuple[float, float, float, float], str, str, frozenset[str]]]  # rect, word, lowered, terms
+    blocks: list[tuple[tuple[float, float, float, float], str]]
+    text: str  # the blocks joined, for snippets and CJK substring search
 
 
-def hit_rects(page: pymupdf.Page, terms: QueryTerms, textpage: pymupdf.TextPage) -> tuple[list[pymupdf.Rect], list[str]]:
+_layouts: OrderedDict[tuple[str, int], PageLayout] = OrderedDict()
+_layouts_lock = threading.Lock()
+
+
+def page_layout(page: pymupdf.Page, key: tuple[str, int] | None = None) -> PageLayout:
+    """Words and blocks of a page; cached under `key` (fingerprint, page number) when given."""
+    if key is not None:
+        with _layouts_lock:
+            if key in _layouts:
+                _layouts.move_to_end(key)
+                return _layouts[key]
+    textpage = text_page(page)
+    words = []
+    for x0, y0, x1, y1, word, *_ in page.get_text("words", textpage=textpage):
+        lowered = word.lower().strip(_STRIP)
+        if lowered:
+            words.append(((x0, y0, x1, y1), word, lowered, frozenset(analyze(lowered))))
+    blocks = [(tuple(b[:4]), b[4].strip()) for b in page.get_text("blocks", textpage=textpage)
+              if b[6] == 0 and b[4].strip()]
+    layout = PageLayout(words, blocks, "\n".join(text for _, text in blocks))
+    if key is not None:
+        with _layouts_lock:
+            _layouts[key] = layout
+            while len(_layouts) > LAYOUT_CACHE_PAGES:
+                _layouts.popitem(last=False)
+    return layout
+
+
+def hit_rects(page: pymupdf.Page, layout: PageLayout, terms: QueryTerms) -> tuple[list[pymupdf.Rect], list[str]]:
     """Rectangles of the words (and CJK strings) the query matches on this page, and those words."""
     stems = terms.stems
     rects: list[pymupdf.Rect] = []
     words: list[str] = []
     for needle in terms.needles:
-        if has_cjk(needle):
-            found = page.search_for(needle, textpage=textpage)[:MAX_RECTS]
+        if has_cjk(needle) and needle in layout.text:
+            found = page.search_for(needle)[:MAX_RECTS]
             rects.extend(found)
             words.extend([needle] * len(found))
     if stems or terms.prefixes:
-        for x0, y0, x1, y1, word, *_ in page.get_text("words", textpage=textpage):
-            if _word_matches(word, stems, terms.prefixes):
-                rects.append(pymupdf.Rect(x0, y0, x1, y1))
+        for rect, word, lowered, word_terms in layout.words:
+            if word_terms & stems or any(lowered.startswith(p) for p in terms.prefixes):
+                rects.append(pymupdf.Rect(rect))
                 words.append(word)
                 if len(rects) >= MAX_RECTS:
                     break
@@ -65,9 +96,9 @@ def _snippet(text: str, at: int, context: int) -> str:
     return ("…" if start > 0 else "") + piece + ("…" if end < len(text) else "")
 
 
-def _first_hit_offset(text: str, terms: QueryTerms, rect_words: list[str]) -> int:
+def _first_hit_offset(text: str, terms: QueryTerms, hit_words: list[str]) -> int:
     lowered = text.lower()
-    for needle in rect_words[:3] + terms.needles + terms.prefixes:
+    for needle in hit_words[:3] + terms.needles + terms.prefixes:
         at = lowered.find(needle.lower())
         if at >= 0:
             return at
@@ -75,26 +106,51 @@ def _first_hit_offset(text: str, terms: QueryTerms, rect_words: list[str]) -> in
 
 
 def page_hits(page: pymupdf.Page, terms: QueryTerms, style: str, context_chars: int,
-              clip: pymupdf.Rect | None = None) -> PageHits:
-    """Hit rectangles and an excerpt for one page (or the part of it inside `clip`)."""
-    textpage = text_page(page, clip)
-    rects, hit_words = hit_rects(page, terms, textpage)
-    blocks = [b for b in page.get_text("blocks", textpage=textpage) if b[6] == 0 and b[4].strip()]
+              key: tuple[str, int] | None = None) -> PageHits:
+    """Hit rectangles and an excerpt for one page."""
+    layout = page_layout(page, key)
+    rects, hit_words = hit_rects(page, layout, terms)
+    boxes = [tuple(r) for r in rects]
     if style == "paragraph":
-        for block in blocks:
-            text = block[4].strip()
+        for box, text in layout.blocks:
             if len(text) < MIN_PARAGRAPH_CHARS:
                 continue
-            box = pymupdf.Rect(block[:4])
-            if any(box.intersects(r) for r in rects):
+            block = pymupdf.Rect(box)
+            if any(block.intersects(r) for r in boxes):
                 if len(text) <= MAX_PARAGRAPH_CHARS:
                     return PageHits(_as_lists(rects), re.sub(r"[ \t]*\n[ \t]*", " ", text), "paragraph")
                 return PageHits(_as_lists(rects), _snippet(text, _first_hit_offset(text, terms, hit_words),
                                                            context_chars), "snippet")
-    text = "\n".join(b[4] for b in blocks)
+    text = layout.text
     return PageHits(_as_lists(rects), _snippet(text, _first_hit_offset(text, terms, hit_words), context_chars),
                     "snippet")
 
 
 def _as_lists(rects: list[pymupdf.Rect]) -> list[list[float]]:
     return [[round(r.x0, 1), round(r.y0, 1), round(r.x1, 1), round(r.y1, 1)] for r in rects]
+
+
+PASSAGE_HIGHLIGHT_WORDS = 25
+
+
+def passage_hits(page: pymupdf.Page, passage: str, style: str, context_chars: int,
+                 key: tuple[str, int] | None = None) -> PageHits:
+    """A meaning-based match: highlight the passage's opening words; excerpt its paragraph."""
+    layout = page_layout(page, key)
+    wanted = [w.lower().strip(_STRIP) for w in passage.split()[:PASSAGE_HIGHLIGHT_WORDS]]
+    wanted = [w for w in wanted if w]
+    lowered = [w[2] for w in layout.words]
+    start = next((i for i in range(len(lowered)) if lowered[i:i + 3] == wanted[:3]), None)
+    rects: list[pymupdf.Rect] = []
+    if start is not None:
+        rects = [pymupdf.Rect(w[0]) for w in layout.words[start:start + len(wanted)]]
+    if style == "paragraph" and rects:
+        for box, text in layout.blocks:
+            if len(text) >= MIN_PARAGRAPH_CHARS and pymupdf.Rect(box).intersects(rects[0]):
+                if len(text) <= MAX_PARAGRAPH_CHARS:
+                    return PageHits(_as_lists(rects), re.sub(r"[ \t]*\n[ \t]*", " ", text), "paragraph")
+                break
+    text = re.sub(r"\s+", " ", passage).strip()
+    limit = max(2 * context_chars, 40)
+    excerpt = text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
+    return PageHits(_as_lists(rects), excerpt, "snippet")

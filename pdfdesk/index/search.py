@@ -1,5 +1,6 @@
-"""Search one document: the index for the pages it holds, a direct scan for the rest, and
-excerpts with hit rectangles for the results that are returned.
+"""Search one document: keyword (the index, plus a direct scan of pages not yet indexed),
+semantic (stored passage vectors), or hybrid (the two rankings fused with RRF); then excerpts
+and hit rectangles for the matches that are returned.
 """
 
 from __future__ import annotations
@@ -12,16 +13,20 @@ from whoosh.qparser import QueryParserError  # type: ignore[attr-defined]
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.pages import format_page_set
-from pdfdesk.index.builder import BACKGROUND, Target
-from pdfdesk.index.excerpts import page_hits
+from pdfdesk.index import semantic
+from pdfdesk.index.builder import BACKGROUND, Target, semantic_pending
+from pdfdesk.index.excerpts import page_hits, passage_hits
 from pdfdesk.index.hybrid import rrf
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.scan import scan_pages
 from pdfdesk.index.sections import SectionStart, outline_starts, page_lines
-from pdfdesk.index.store import DocumentIndex
+from pdfdesk.index.store import DocumentIndex, IndexState
 
 SCAN_BUDGET_S = 0.6
 MAX_SECTION_PAGES_TO_HIGHLIGHT = 5
+LOW_CONFIDENCE_SIMILARITY = 0.35
+
+Key = tuple[str, Any]
 
 
 @dataclass
@@ -32,13 +37,10 @@ class DocumentSearch:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-def _index_hits(index: DocumentIndex, query: str, granularity: str, limit: int) -> list[dict[str, Any]]:
-    try:
-        parsed = index.parse(query, granularity)
-    except QueryParserError as exc:  # whoosh is lenient; this is a backstop
-        raise PdfDeskError(VALIDATION_ERROR, f"The query {query!r} cannot be parsed: {exc}.",
-                           'Use words, "exact phrases", OR, NOT and prefix* only.') from None
-    return index.search(parsed, granularity, limit)
+@dataclass
+class Ranking:
+    keys: list[Key] = field(default_factory=list)
+    matches: dict[Key, dict[str, Any]] = field(default_factory=dict)
 
 
 def _section_at(starts: list[SectionStart], number: int, y: float) -> str | None:
@@ -50,85 +52,166 @@ def _section_at(starts: list[SectionStart], number: int, y: float) -> str | None
     return title
 
 
+def _section_match(hit: dict[str, Any], score: float, found_by: str) -> dict[str, Any]:
+    return {"granularity": "section", "title": hit.get("title"), "path": hit.get("path"), "level": hit.get("level"),
+            "start_page": hit["page"], "end_page": hit["end_page"], "page": hit["page"], "score": score,
+            "found_by": found_by}
+
+
+def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | None, page_count: int,
+                     query: str, sections: bool, limit: int, details: dict[str, Any]) -> Ranking:
+    ranking = Ranking()
+    indexed = state.pages_indexed if state is not None else 0
+    lists: list[list[Key]] = []
+    if indexed or sections:
+        try:
+            parsed = index.parse(query, "section" if sections else "page")
+        except QueryParserError as exc:  # whoosh is lenient; this is a backstop
+            raise PdfDeskError(VALIDATION_ERROR, f"The query {query!r} cannot be parsed: {exc}.",
+                               'Use words, "exact phrases", OR, NOT and prefix* only.') from None
+        keys = []
+        for hit in index.search(parsed, "section" if sections else "page", limit):
+            key: Key = ("section", hit["key"]) if sections else ("page", hit["page"])
+            keys.append(key)
+            ranking.matches[key] = (_section_match(hit, hit["score"], "keyword") if sections else
+                                    {"granularity": "page", "page": hit["page"], "score": hit["score"],
+                                     "found_by": "keyword"})
+        lists.append(keys)
+    pending = [] if sections else list(range(indexed + 1, page_count + 1))
+    if pending:
+        scan = scan_pages(target, pending, parse_terms(query), SCAN_BUDGET_S)
+        keys = []
+        for number, score in scan.hits:
+            key = ("page", number)
+            keys.append(key)
+            ranking.matches.setdefault(key, {"granularity": "page", "page": number, "score": score,
+                                             "found_by": "keyword"})
+        lists.append(keys)
+        details.update({"index_complete": False, "pages_indexed": indexed, "pages_scanned": len(scan.scanned),
+                        "pages_not_searched": format_page_set(scan.not_reached)})
+        note = "The index is still being built: pages not yet indexed were read directly"
+        if scan.not_reached:
+            note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time, so search again "
+                     "in a moment for complete results")
+        details["note"] = note
+    ranking.keys = [k for k, _ in rrf(lists)] if len(lists) > 1 else (lists[0] if lists else [])
+    return ranking
+
+
+def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str, sections: bool,
+                      limit: int, details: dict[str, Any]) -> Ranking:
+    ranking = Ranking()
+    store = semantic.SemanticStore(index.folder)
+    usable = state is not None and state.semantic_model == semantic.model_label()
+    embedded = store.pages_done() if usable else 0
+    total = state.pages_total if state is not None else 0
+    details["semantic_pages_embedded"] = embedded
+    if embedded < total:
+        details["semantic_note"] = (f"Passages of {embedded} of {total} pages are embedded so far; meaning-based "
+                                    "matches cover those pages until embedding finishes.")
+    if not embedded:
+        return ranking
+    section_list = index.sections() if sections else []
+    for passage, similarity in store.search(query, limit * 4):
+        if sections:
+            hit = next((s for s in section_list if s["page"] <= passage.page <= s["end_page"]), None)
+            if hit is None:
+                continue
+            key: Key = ("section", hit["key"])
+            match = _section_match(hit, similarity, "semantic")
+        else:
+            key = ("page", passage.page)
+            match = {"granularity": "page", "page": passage.page, "score": similarity, "found_by": "semantic"}
+        if key in ranking.matches:
+            continue
+        match["passage"] = passage.text
+        match["similarity"] = round(similarity, 4)
+        ranking.keys.append(key)
+        ranking.matches[key] = match
+    return ranking
+
+
 def _decorate(target: Target, chosen: list[dict[str, Any]], query: str, style: str, context: int) -> None:
     """Add excerpt and hit rectangles to each match, reading its page(s) from the PDF."""
     terms = parse_terms(query)
     with open_source(target.source, target.password) as opened:
         has_outline = bool(opened.doc.get_toc(simple=True))
         for match in chosen:
-            if match.get("granularity") == "section":
-                first, last = match["start_page"], match["end_page"]
-                candidates = range(first, min(last, first + MAX_SECTION_PAGES_TO_HIGHLIGHT - 1) + 1)
+            if match["found_by"] == "semantic":
+                number = match.get("passage_page", match["page"])
+                page = opened.doc.load_page(number - 1)
+                hits = passage_hits(page, match.pop("passage"), style, context, key=(target.fingerprint, number))
             else:
-                candidates = range(match["page"], match["page"] + 1)
-            best = None
-            for number in candidates:
-                hits = page_hits(opened.doc.load_page(number - 1), terms, style, context)
-                if best is None or (hits.rects and not best[1].rects):
-                    best = (number, hits)
-                if hits.rects:
-                    break
-            assert best is not None
-            number, hits = best
-            page = opened.doc.load_page(number - 1)
+                match.pop("passage", None)
+                if match["granularity"] == "section":
+                    first, last = match["start_page"], match["end_page"]
+                    candidates = range(first, min(last, first + MAX_SECTION_PAGES_TO_HIGHLIGHT - 1) + 1)
+                else:
+                    candidates = range(match["page"], match["page"] + 1)
+                best = None
+                for number in candidates:
+                    found = page_hits(opened.doc.load_page(number - 1), terms, style, context,
+                                      key=(target.fingerprint, number))
+                    if best is None or (found.rects and not best[1].rects):
+                        best = (number, found)
+                    if found.rects:
+                        break
+                assert best is not None
+                number, hits = best
+                page = opened.doc.load_page(number - 1)
+            match.pop("passage_page", None)
             match.update({"page": number, "excerpt": hits.excerpt, "excerpt_style": hits.excerpt_style,
                           "rects": hits.rects, "page_width": round(page.rect.width, 1),
                           "page_height": round(page.rect.height, 1)})
-            if match.get("granularity") != "section":
-                section = has_outline and _section_at(
-                    outline_starts(opened.doc, {number: page_lines(page)}), number, hits.rects[0][1] if hits.rects else 0.0)
+            if match["granularity"] == "page" and has_outline:
+                y = hits.rects[0][1] if hits.rects else 0.0
+                section = _section_at(outline_starts(opened.doc, {number: page_lines(page)}), number, y)
                 if section:
                     match["section"] = section
 
 
-def search_document(target: Target, page_count: int, query: str, granularity: str, limit: int,
+def search_document(target: Target, page_count: int, query: str, mode: str, granularity: str, limit: int,
                     style: str, context: int, build: bool = True) -> DocumentSearch:
-    """Keyword search of one document, answering while its index is still being built."""
+    """Search one document in `mode` keyword, semantic or hybrid, answering while it is indexed."""
     index = DocumentIndex(target.fingerprint)
     state = index.read_state()
-    needs_build = build and (state is None or not state.complete)
-    indexed = state.pages_indexed if state is not None else 0
+    wants_vectors = mode != "keyword"
+    needs_build = build and (state is None or not state.complete or (wants_vectors and semantic_pending(state)))
     result = DocumentSearch()
-    ranked: list[list[tuple[str, int]]] = []
-    by_key: dict[tuple[str, int], dict[str, Any]] = {}
-
-    use_sections = granularity == "section" and state is not None and state.sections_indexed
-    if indexed or use_sections:
+    details = result.details
+    sections = granularity == "section" and state is not None and state.sections_indexed
+    if state is not None and (state.pages_indexed or sections):
         index.open(page_count)
-        hits = _index_hits(index, query, "section" if use_sections else "page", limit * 3)
-        keys = []
-        for hit in hits:
-            key = (hit["key"], 0)
-            keys.append(key)
-            by_key[key] = _match_from_hit(hit, use_sections)
-        ranked.append(keys)
-    pending = list(range(indexed + 1, page_count + 1)) if not use_sections else []
-    if pending:
-        scan = scan_pages(target, pending, parse_terms(query), SCAN_BUDGET_S)
-        keys = []
-        for number, score in scan.hits:
-            key = (f"p:{number}", 0)
-            keys.append(key)
-            by_key.setdefault(key, {"granularity": "page", "page": number, "score": round(score, 4),
-                                    "found_by": "scan"})
-        ranked.append(keys)
-        result.details.update({
-            "index_complete": False,
-            "pages_indexed": indexed,
-            "pages_scanned": len(scan.scanned),
-            "pages_not_searched": format_page_set(scan.not_reached),
-            "note": ("The index is still being built: pages not yet indexed were read directly"
-                     + (f"; pages {format_page_set(scan.not_reached)} were not reached in time — search again "
-                        "in a moment for complete results" if scan.not_reached else "")),
-        })
+    if granularity == "section" and not sections:
+        details["sections_pending"] = True
+        details["note"] = "Sections are still being indexed; these are page results labelled with their section."
+    rankings: list[Ranking] = []
+    if mode in ("keyword", "hybrid"):
+        rankings.append(_keyword_ranking(target, index, state, page_count, query, sections, limit * 3, details))
+    if mode in ("semantic", "hybrid") and state is not None:
+        rankings.append(_semantic_ranking(index, state, query, sections, limit * 3, details))
+    details.setdefault("index_complete", bool(state and state.pages_complete))
+    merged: dict[Key, dict[str, Any]] = {}
+    for ranking in reversed(rankings):  # keyword matches win the merge: they carry exact hits
+        merged.update(ranking.matches)
+    if len(rankings) > 1:
+        keyword_keys = set(rankings[0].matches)
+        semantic_keys = set(rankings[1].matches)
+        fused = rrf([r.keys for r in rankings])
+        chosen = []
+        for key, score in fused[:limit]:
+            match = merged[key]
+            if key in keyword_keys and key in semantic_keys:
+                match["found_by"] = "both"
+            elif key not in keyword_keys:
+                match["low_confidence"] = True
+            match["score"] = score
+            chosen.append(match)
     else:
-        result.details["index_complete"] = bool(state and state.complete) or use_sections
-    if granularity == "section" and not use_sections:
-        result.details["sections_pending"] = True
-        result.details.setdefault("note", "Sections are still being indexed; these are page results "
-                                          "labelled with their section.")
-    fused = rrf(ranked) if len(ranked) > 1 else [(key, 0.0) for key in (ranked[0] if ranked else [])]
-    chosen = [by_key[key] for key, _ in fused[:limit]]
+        chosen = [merged[key] for key in (rankings[0].keys[:limit] if rankings else [])]
+        for match in chosen:
+            if match["found_by"] == "semantic" and match["similarity"] < LOW_CONFIDENCE_SIMILARITY:
+                match["low_confidence"] = True
     for match in chosen:
         match["score"] = round(float(match["score"]), 4)
     _decorate(target, chosen, query, style, context)
@@ -136,13 +219,3 @@ def search_document(target: Target, page_count: int, query: str, granularity: st
     if needs_build:  # after answering, so the first answer does not compete with the build
         BACKGROUND.start(target)
     return result
-
-
-def _match_from_hit(hit: dict[str, Any], section: bool) -> dict[str, Any]:
-    if section:
-        return {"granularity": "section", "title": hit.get("title"), "path": hit.get("path"), "level": hit.get("level"),
-                "start_page": hit["page"], "end_page": hit["end_page"], "page": hit["page"],
-                "score": hit["score"], "found_by": "index"}
-    return {"granularity": "page", "page": hit["page"], "score": hit["score"], "found_by": "index"}
-
-

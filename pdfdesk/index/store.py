@@ -61,6 +61,8 @@ class IndexState:
     sections_indexed: bool = False
     sections_source: str | None = None  # "outline" or "headings"
     section_count: int = 0
+    semantic_model: str | None = None  # the embedding model the stored vectors came from
+    semantic_complete: bool = False
     name: str = ""
     source: str = ""
     updated: float = field(default_factory=time.time)
@@ -174,6 +176,12 @@ class DocumentIndex:
         with self.whoosh.searcher(weighting=BM25F()) as searcher:
             hits = searcher.search(query, limit=limit, filter=Term("kind", kind))
             return [dict(hit.fields(), score=float(hit.score)) for hit in hits]
+
+    def sections(self) -> list[dict[str, Any]]:
+        """Every indexed section's stored fields, in document order."""
+        with self.whoosh.searcher() as searcher:
+            found = [dict(fields) for fields in searcher.documents(kind="section")]
+        return sorted(found, key=lambda s: (s["page"], int(s["key"].split(":")[1])))
 
     def refresh(self) -> None:
         """Re-open to see batches committed by another writer."""

@@ -7,17 +7,14 @@ from typing import Any
 
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, PdfDeskError
+from pdfdesk.index import semantic
 from pdfdesk.index.builder import Target
 from pdfdesk.index.search import search_document
 from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, document_details, object_schema
 from pdfdesk.tools.registry import ToolResult, register, text_item, untrusted_text_item
 
 MAX_RESPONSE_BYTES = 64_000
-
-
-def semantic_status() -> tuple[bool, str]:
-    """Whether meaning-based search can run here, and why not."""
-    return False, "semantic search is not available in this build (no embedding model is set up)"
+SEMANTIC_WAIT_S = 60.0
 
 
 def _cap_response(matches: list[dict[str, Any]], limit: int) -> tuple[list[dict[str, Any]], int]:
@@ -33,7 +30,8 @@ def _format(match: dict[str, Any], rank: int) -> str:
         where = f"§ {match.get('path') or match['title']} (pages {match['start_page']}-{match['end_page']}; hit on p. {match['page']})"
     else:
         where = f"page {match['page']}" + (f" — {match['section']}" if match.get("section") else "")
-    return f"[{rank}] {where}  score {match['score']}\n{match['excerpt']}"
+    flag = "  (low confidence: related in meaning, no keyword match)" if match.get("low_confidence") else ""
+    return f"[{rank}] {where}  score {match['score']}{flag}\n{match['excerpt']}"
 
 
 @register(
@@ -62,7 +60,9 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
     mode = args.get("mode", "auto")
     granularity = args.get("granularity", "page")
     limit = args.get("max_results", 10)
-    available, reason = semantic_status()
+    # auto answers at once (keyword only while the model loads); semantic waits for the model
+    available, reason = semantic.status(wait=SEMANTIC_WAIT_S if mode == "semantic" else 0.0) \
+        if mode != "keyword" else (False, "")
     if mode == "semantic" and not available:
         raise PdfDeskError(SEMANTIC_UNAVAILABLE, f"Semantic search cannot run: {reason}.",
                            'Use mode "keyword" or "auto", or install pdfdesk[semantic] and set an embedding model.')
@@ -72,13 +72,14 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
         details = document_details(opened)
         page_count = opened.page_count
         name = opened.source.name
-    found = search_document(target, page_count, query, granularity, limit,
+    used_mode = "keyword" if mode == "keyword" or not available else ("semantic" if mode == "semantic" else "hybrid")
+    found = search_document(target, page_count, query, used_mode, granularity, limit,
                             args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
     matches, omitted = _cap_response(found.matches, MAX_RESPONSE_BYTES)
     for match in matches:
         match["file"] = details["file"]
     details.update(found.details)
-    details.update({"query": query, "mode": "keyword", "granularity": granularity, "matches": matches,
+    details.update({"query": query, "mode": used_mode, "granularity": granularity, "matches": matches,
                     "count": len(matches), "matches_omitted": omitted})
     if mode == "auto" and not available:
         details["semantic_unavailable"] = reason

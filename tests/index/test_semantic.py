@@ -1,0 +1,154 @@
+"""Meaning-based and hybrid search with the small offline model in ../shared/models."""
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pdfdesk.core.config import Config, set_config
+from pdfdesk.core.documents import open_pdf
+from pdfdesk.index import semantic
+from pdfdesk.index.builder import BACKGROUND, Target, build_index
+from pdfdesk.index.store import DocumentIndex
+from pdfdesk.tools import call_tool
+
+MODEL_DIR = Path(__file__).resolve().parents[3] / "shared" / "models" / "all-MiniLM-L6-v2-int8"
+
+TOPICS = [
+    ("Animals", "The cat slept all afternoon on the warm windowsill while the dog chased a ball in the garden. "
+                "Pets need food, water and attention from their owners every day."),
+    ("Finance", "Quarterly revenue rose by twelve percent, driven by strong sales in Europe. Operating margin "
+                "improved and the board approved a higher dividend for shareholders."),
+    ("Billing", "Each invoice must be settled within thirty days of receipt. Overdue amounts accrue a late fee "
+                "and the supplier may suspend deliveries until the balance is cleared."),
+    ("Weather", "Heavy rain and strong winds are expected over the coast tonight, with snow on higher ground. "
+                "Temperatures will fall sharply after midnight."),
+]
+
+
+@pytest.fixture
+def semantic_on(monkeypatch):
+    if not (MODEL_DIR / "model.onnx").is_file():
+        pytest.skip(f"offline test model not found at {MODEL_DIR}")
+    monkeypatch.setenv(semantic.MODEL_PATH_ENV, str(MODEL_DIR))
+    set_config(Config(semantic=True))
+    semantic.reset_model()
+    yield
+    BACKGROUND.wait()
+    semantic.reset_model()
+
+
+@pytest.fixture
+def topics_pdf(tmp_path) -> Path:
+    doc = pymupdf.open()
+    toc = []
+    for number, (title, text) in enumerate(TOPICS, start=1):
+        page = doc.new_page()
+        page.insert_text((72, 72), title, fontsize=18)
+        page.insert_textbox(pymupdf.Rect(72, 100, 520, 400), text, fontsize=11)
+        toc.append([1, title, number])
+    doc.set_toc(toc)
+    path = tmp_path / "topics.pdf"
+    doc.save(path)
+    return path
+
+
+def build(path: Path):
+    with open_pdf(str(path)) as opened:
+        target = Target(opened.source, None, opened.fingerprint)
+    return build_index(target), target
+
+
+def test_passages_overlap_and_cover_the_page():
+    words = [f"w{i}" for i in range(300)]
+    passages = semantic.passages_of_page(7, " ".join(words))
+    assert all(p.page == 7 for p in passages)
+    assert len(passages) == 3 and all(len(p.text.split()) <= semantic.PASSAGE_WORDS for p in passages)
+    covered = {w for p in passages for w in p.text.split()}
+    assert covered == set(words)
+    assert semantic.passages_of_page(1, "   ") == []
+    assert len(semantic.passages_of_page(1, "short page")) == 1
+
+
+def test_semantic_mode_finds_meaning_without_shared_words(semantic_on, topics_pdf):
+    state, _ = build(topics_pdf)
+    assert state.semantic_complete and state.semantic_model == semantic.model_label()
+    result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "when do I have to pay the bill",
+                                      "mode": "semantic"})
+    assert not result.is_error, result.text
+    top = result.details["matches"][0]
+    assert top["page"] == 3 and result.details["mode"] == "semantic"
+    assert top["rects"] and "invoice" in top["excerpt"].lower()
+    pets = call_tool("pdf_search", {"path": str(topics_pdf), "query": "kitten sleeping", "mode": "semantic"})
+    assert pets.details["matches"][0]["page"] == 1
+
+
+def test_auto_is_hybrid_and_flags_semantic_only_matches(semantic_on, topics_pdf):
+    build(topics_pdf)
+    result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "overdue invoice"})
+    details = result.details
+    assert details["mode"] == "hybrid" and "semantic_unavailable" not in details
+    by_page = {m["page"]: m for m in details["matches"]}
+    assert details["matches"][0]["page"] == 3 and by_page[3]["found_by"] == "both"
+    others = [m for m in details["matches"] if m["page"] != 3]
+    assert others and all(m.get("low_confidence") for m in others)
+
+
+def test_semantic_sections(semantic_on, topics_pdf):
+    build(topics_pdf)
+    result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "storm forecast", "mode": "semantic",
+                                      "granularity": "section", "excerpt_style": "snippet"})
+    top = result.details["matches"][0]
+    assert top["granularity"] == "section" and top["title"] == "Weather" and top["excerpt_style"] == "snippet"
+
+
+def test_interrupted_embedding_resumes(semantic_on, topics_pdf, monkeypatch):
+    import pdfdesk.index.builder as builder
+
+    monkeypatch.setattr(builder, "LOCK_SLICE", 1)
+    monkeypatch.setattr(semantic, "CHUNK_PASSAGES", 1)  # one page per chunk
+    real_write = semantic.SemanticStore.write_chunk
+    written = []
+
+    def write_then_fail(self, passages, vectors, through_page):
+        real_write(self, passages, vectors, through_page)
+        written.append(through_page)
+        if through_page == 2:
+            raise KeyboardInterrupt("killed")
+
+    monkeypatch.setattr(semantic.SemanticStore, "write_chunk", write_then_fail)
+    with pytest.raises(KeyboardInterrupt):
+        build(topics_pdf)
+    monkeypatch.setattr(semantic.SemanticStore, "write_chunk", real_write)
+    state, target = build(topics_pdf)
+    store = semantic.SemanticStore(DocumentIndex(target.fingerprint).folder)
+    assert state.semantic_complete and store.pages_done() == 4 and store.chunk_count() == 4
+    _matrix, passages = store.load()
+    assert [p.page for p in passages] == [1, 2, 3, 4]  # nothing embedded twice
+
+
+def test_model_change_rebuilds_vectors(semantic_on, topics_pdf, monkeypatch):
+    state, target = build(topics_pdf)
+    set_config(Config(semantic=True, embedding_model="sentence-transformers/all-MiniLM-L6-v2-copy"))
+    semantic.reset_model()
+    index = DocumentIndex(target.fingerprint)
+    assert builder_pending(index)
+
+
+def builder_pending(index: DocumentIndex) -> bool:
+    from pdfdesk.index.builder import semantic_pending
+
+    return semantic_pending(index.read_state())
+
+
+def test_unavailable_model(topics_pdf, monkeypatch, tmp_path):
+    monkeypatch.setenv(semantic.MODEL_PATH_ENV, str(tmp_path / "no-model-here"))
+    set_config(Config(semantic=True))
+    semantic.reset_model()
+    result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice", "mode": "semantic"})
+    assert result.details["error"] == "semantic_unavailable" and "no model.onnx" in result.details["message"]
+    auto = call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice"})
+    assert auto.details["mode"] == "keyword" and "semantic_unavailable" in auto.details
+    assert [m["page"] for m in auto.details["matches"]] == [3]
+    BACKGROUND.wait()
+    semantic.reset_model()
