@@ -2,6 +2,6 @@
 
 import sys
 
-from pdfdesk.cli import main
+from pdfdesk.cli import entry_point
 
-sys.exit(main())
+sys.exit(entry_point())

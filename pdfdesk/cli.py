@@ -16,6 +16,7 @@ from pdfdesk.core.config import ConfigError, get_config, set_config
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 COMMANDS = ("tool", "tools", "index")
+TOOL_FLAGS = ("--no-image-data", "--text")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,7 +35,6 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("tools", help="list the tools with their JSON schemas")
     index = sub.add_parser("index", help="build the search index of PDF files or folders (with progress)")
     index.add_argument("paths", nargs="+", help="PDF files, or folders searched recursively for *.pdf")
-    index.add_argument("--password", help="password for encrypted PDFs")
     return parser
 
 
@@ -106,6 +106,9 @@ def start_app(files: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     opens_files = bool(argv) and argv[0] not in COMMANDS and not argv[0].startswith("-")
+    if argv and argv[0] == "tool":  # flags may follow the tool name or its JSON
+        flags = [a for a in argv[1:] if a in TOOL_FLAGS]
+        argv = ["tool", *flags, *[a for a in argv[1:] if a not in TOOL_FLAGS]]
     options = None if opens_files else _parser().parse_args(argv)
     try:
         set_config(get_config())
@@ -121,9 +124,28 @@ def main(argv: list[str] | None = None) -> int:
     if options.command == "index":
         from pdfdesk.index.cli_index import index_paths
 
-        return index_paths(options.paths, options.password)
+        return index_paths(options.paths)
     return start_app([])
 
 
+EXIT_CRASH = 3
+
+
+def entry_point() -> int:
+    """The console script: a bug in pdfdesk exits 3 with one line, never 1 (a tool's coded error)."""
+    try:
+        return main()
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a crash must not look like a coded tool error
+        import traceback
+
+        log = paths.app_data_dir() / "crash.log"
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(traceback.format_exc() + "\n")
+        sys.stderr.write(f"pdfdesk: internal error: {type(exc).__name__}: {exc} (details in {log})\n")
+        return EXIT_CRASH
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry_point())

@@ -85,3 +85,21 @@ def test_no_subcommand_shows_the_sample(pdfdesk_home):
     proc = run(env_home=pdfdesk_home)
     assert proc.returncode == 0
     assert "sample.pdf" in proc.stdout and "Pages: 5" in proc.stdout
+
+
+def test_flags_may_follow_the_tool_name(text_pdf, pdfdesk_home):
+    proc = run("tool", "pdf_render_page", "--no-image-data", json.dumps({"path": str(text_pdf), "page": 1}),
+               "--text", env_home=pdfdesk_home)
+    assert proc.returncode == 0 and proc.stdout.startswith("Rendered page 1")
+
+
+def test_a_crash_exits_3_not_1(pdfdesk_home, monkeypatch):
+    import pdfdesk.cli as cli
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(cli, "list_tools", boom)
+    monkeypatch.setattr(sys, "argv", ["pdfdesk", "tools"])
+    assert cli.entry_point() == 3
+    assert "simulated bug" in (pdfdesk_home / "crash.log").read_text()

@@ -64,6 +64,10 @@ class OpenedPdf:
             self._fingerprint = f"{self.source.size:x}-{digest.hexdigest()}"
         return self._fingerprint
 
+    def drain_warnings(self) -> list[str]:
+        """MuPDF's complaints since the last call (damaged streams, fonts...), for `details`."""
+        return _mupdf_messages()
+
     def load_page(self, number: int) -> pymupdf.Page:
         """Page `number` (1-based); damage inside the page becomes pdf_error."""
         try:
@@ -81,6 +85,15 @@ _cache: OrderedDict[tuple, OpenedPdf] = OrderedDict()
 def _mupdf_messages() -> list[str]:
     text = pymupdf.TOOLS.mupdf_warnings(reset=True) or ""
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+_GENERIC = ("repairing PDF document", "trying to repair broken xref", "... repeated")
+
+
+def _cause(messages: list[str]) -> str | None:
+    """The most telling MuPDF message: the last one that is not a generic repair notice."""
+    telling = [m for m in messages if not m.startswith(_GENERIC)]
+    return (telling or messages or [None])[-1]
 
 
 def _check_magic(source: PdfSource) -> None:
@@ -113,7 +126,7 @@ def _parse(source: PdfSource) -> OpenedPdf:
             doc = pymupdf.open(str(source.path), filetype="pdf")
     except Exception as exc:
         messages = _mupdf_messages()
-        cause = messages[-1] if messages else str(exc)
+        cause = _cause(messages) or str(exc)
         raise PdfDeskError(
             PDF_ERROR, f"{source.name} is damaged beyond repair ({cause}).",
             "Get a fresh copy of the file; if another viewer opens it, save a repaired copy from there.",
@@ -136,8 +149,8 @@ def _authenticate(opened: OpenedPdf, password: str | None) -> None:
                 WRONG_PASSWORD, f"The password for {opened.source.name} is not correct.",
                 "Check the password (it is case-sensitive) and try again.",
             )
-    elif password:
-        doc.authenticate(password)  # an owner password lifts permission limits; harmless otherwise
+    # A file that opens without a password is left alone even when one is given: MuPDF's
+    # authenticate() with a wrong password on such a file breaks its decryption.
     opened.encryption = (doc.metadata or {}).get("encryption") or None
 
 
@@ -149,6 +162,12 @@ def _check_pages(opened: OpenedPdf) -> None:
             PDF_ERROR, f"{opened.source.name}'s page tree is damaged ({exc}).",
             "Get a fresh copy of the file.",
         ) from None
+    if count == 0 and opened.repaired:
+        raise PdfDeskError(
+            PDF_ERROR, f"{opened.source.name} is damaged beyond repair (no page could be recovered).",
+            "The file is probably truncated or corrupted; get a fresh copy.",
+            mupdf_messages=opened.warnings[-10:],
+        )
     if count == 0:
         raise PdfDeskError(
             NO_PAGES, f"{opened.source.name} opens but has no pages.",

@@ -20,14 +20,22 @@ def _bad_spec(spec: object, why: str) -> PdfDeskError:
     return PdfDeskError(INVALID_PAGE_RANGE, f"Page spec {spec!r} is not valid: {why}.", _SPEC_HINT)
 
 
+def _pages(count: int) -> str:
+    return f"{count} page" + ("s" if count != 1 else "")
+
+
+def _span(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}-{last}"
+
+
 def _check_page(page: int, page_count: int) -> None:
     if page < 1:
         raise PdfDeskError(INVALID_PAGE, f"There is no page {page}: pages are numbered from 1.", _SPEC_HINT)
     if page > page_count:
         raise PdfDeskError(
             INVALID_PAGE,
-            f"Page {page} is past the end: the document has {page_count} page{'s' * (page_count != 1)}.",
-            f"Ask for pages 1-{page_count}.",
+            f"Page {page} is past the end: the document has {_pages(page_count)}.",
+            f"Ask for pages 1-{page_count}." if page_count > 1 else "Ask for page 1.",
             page_count=page_count,
         )
 
@@ -63,7 +71,14 @@ def parse_page_spec(spec: str | int | Iterable[int] | None, page_count: int) -> 
         last = int(match.group(2)) if match.group(2) is not None else first
         low, high = min(first, last), max(first, last)
         _check_page(low, page_count)
-        _check_page(high, page_count)
+        if high > page_count:
+            raise PdfDeskError(
+                INVALID_PAGE,
+                f"Pages {_span(page_count + 1, high)} of {part!r} are past the end: the document has "
+                f"{_pages(page_count)}.",
+                f"Ask for pages 1-{page_count}." if page_count > 1 else "Ask for page 1.",
+                page_count=page_count,
+            )
         pages.update(range(low, high + 1))
     return sorted(pages)
 

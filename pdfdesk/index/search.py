@@ -131,7 +131,7 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
     return ranking
 
 
-def _decorate(target: Target, chosen: list[dict[str, Any]], query: str, style: str, context: int) -> None:
+def decorate_matches(target: Target, chosen: list[dict[str, Any]], query: str, style: str, context: int) -> None:
     """Add excerpt and hit rectangles to each match, reading its page(s) from the PDF."""
     terms = parse_terms(query)
     with open_source(target.source, target.password) as opened:
@@ -171,7 +171,7 @@ def _decorate(target: Target, chosen: list[dict[str, Any]], query: str, style: s
 
 
 def search_document(target: Target, page_count: int, query: str, mode: str, granularity: str, limit: int,
-                    style: str, context: int, build: bool = True) -> DocumentSearch:
+                    style: str, context: int, build: bool = True, decorate: bool = True) -> DocumentSearch:
     """Search one document in `mode` keyword, semantic or hybrid, answering while it is indexed."""
     index = DocumentIndex(target.fingerprint)
     state = index.read_state()
@@ -214,7 +214,8 @@ def search_document(target: Target, page_count: int, query: str, mode: str, gran
                 match["low_confidence"] = True
     for match in chosen:
         match["score"] = round(float(match["score"]), 4)
-    _decorate(target, chosen, query, style, context)
+    if decorate:
+        decorate_matches(target, chosen, query, style, context)
     result.matches = chosen
     if needs_build:  # after answering, so the first answer does not compete with the build
         BACKGROUND.start(target)

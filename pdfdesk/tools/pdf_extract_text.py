@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from pdfdesk.core.documents import OpenedPdf, open_pdf
@@ -19,23 +20,29 @@ def page_marker(number: int) -> str:
     return f"--- Page {number} ---"
 
 
-def _read_pages(opened: OpenedPdf, pages: list[int], ocr: bool) -> tuple[dict[int, str], list[int], list[int]]:
-    """Text per page, pages without text, and which of those were OCRed."""
-    texts: dict[int, str] = {}
-    without: list[int] = []
-    ocred: list[int] = []
+@dataclass
+class PageReading:
+    texts: dict[int, str] = field(default_factory=dict)
+    scanned: list[int] = field(default_factory=list)   # no text, but an image: probably a scan
+    blank: list[int] = field(default_factory=list)     # no text and no image
+    ocred: list[int] = field(default_factory=list)
+
+
+def _read_pages(opened: OpenedPdf, pages: list[int], ocr: bool) -> PageReading:
+    reading = PageReading()
     can_ocr = ocr and tesseract_available()
     for number in pages:
         page = opened.load_page(number)
         text = page_text(page)
         if not has_text(text):
-            if can_ocr and has_images(page):
+            images = has_images(page)
+            if can_ocr and images:
                 text = ocr_page_text(page)
-                ocred.append(number)
+                reading.ocred.append(number)
             if not has_text(text):
-                without.append(number)
-        texts[number] = text
-    return texts, without, ocred
+                (reading.scanned if images else reading.blank).append(number)
+        reading.texts[number] = text
+    return reading
 
 
 def _assemble(texts: dict[int, str], max_chars: int) -> tuple[str, list[int], int | None]:
@@ -56,14 +63,20 @@ def _assemble(texts: dict[int, str], max_chars: int) -> tuple[str, list[int], in
     return "".join(parts), complete, None
 
 
-def _scan_hint(without: list[int], ocr_asked: bool) -> str:
-    pages = format_page_set(without)
-    hint = (f"Pages {pages} have no text layer (probably scanned images). "
-            f"Use pdf_render_page to look at them")
+def _pages_phrase(pages: list[int], singular: str, plural: str) -> str:
+    spec = format_page_set(pages)
+    return f"Page {spec} {singular}" if len(pages) == 1 else f"Pages {spec} {plural}"
+
+
+def _scan_hint(scanned: list[int], ocr_asked: bool) -> str:
+    them = "it" if len(scanned) == 1 else "them"
+    hint = (_pages_phrase(scanned, "has no text layer but shows an image (probably a scan)",
+                          "have no text layer but show images (probably scans)")
+            + f". Use pdf_render_page to look at {them}")
     if ocr_asked and not tesseract_available():
         hint += "; OCR was asked for but Tesseract is not installed (install tesseract-ocr to enable it)"
     elif not ocr_asked and tesseract_available():
-        hint += ', or call pdf_extract_text again with "ocr": true to read them with Tesseract'
+        hint += f', or call pdf_extract_text again with "ocr": true to read {them} with Tesseract'
     return hint + "."
 
 
@@ -91,13 +104,16 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
     ocr = bool(args.get("ocr", False))
     with open_pdf(args["path"], args.get("password")) as opened:
         pages = parse_page_spec(args.get("pages"), opened.page_count)
-        texts, without, ocred = _read_pages(opened, pages, ocr)
+        reading = _read_pages(opened, pages, ocr)
+        warnings = opened.drain_warnings()
         details = document_details(opened)
         name = opened.source.name
         note = repaired_note(opened)
+    texts = reading.texts
     body, complete, cut_at = _assemble(texts, max_chars)
     total_chars = sum(len(t) for t in texts.values())
-    header = (f"Document: {name}{note} ({details['pages_total']} pages). "
+    total = details["pages_total"]
+    header = (f"Document: {name}{note} ({total} page{'s' * (total != 1)}). "
               f"Pages shown: {format_page_set(complete) or 'none complete'} of requested {format_page_set(pages)}.")
     notices: list[str] = []
     if cut_at is not None:
@@ -106,8 +122,13 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
             f"[Truncated at {max_chars:,} characters; the requested pages hold {total_chars:,} characters of text. "
             f"Next page to ask for: {cut_at} (pages=\"{format_page_set(remaining)}\").]"
         )
-    if without:
-        notices.append(_scan_hint(without, ocr))
+    if reading.scanned:
+        notices.append(_scan_hint(reading.scanned, ocr))
+    if reading.blank:
+        notices.append(_pages_phrase(reading.blank, "is blank (no text, no image)", "are blank (no text, no image)")
+                       + ("; MuPDF reported damage while reading, so content may be missing" if warnings else "") + ".")
+    if warnings:
+        details["damage_warnings"] = warnings[-10:]
     details.update({
         "pages_requested": format_page_set(pages),
         "pages_returned": format_page_set(complete),
@@ -115,8 +136,10 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
         "chars_total": total_chars,
         "truncated": cut_at is not None,
         "next_page": cut_at,
-        "pages_without_text": format_page_set(without),
-        "ocr_pages": format_page_set(ocred),
+        "pages_without_text": format_page_set(sorted(reading.scanned + reading.blank)),
+        "scanned_pages": format_page_set(reading.scanned),
+        "blank_pages": format_page_set(reading.blank),
+        "ocr_pages": format_page_set(reading.ocred),
     })
     content = [text_item(header), untrusted_text_item(body, name)]
     if notices:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 import pymupdf
@@ -27,6 +28,10 @@ def parse_pdf_date(value: str | None) -> str | None:
     if not match:
         return value
     year, month, day, hour, minute, second, tz, tzh, tzm = match.groups()
+    try:
+        datetime(int(year), int(month or 1), int(day or 1), int(hour or 0), int(minute or 0), int(second or 0))
+    except ValueError:  # "D:00000805..." and other impossible dates are shown as written
+        return value
     iso = f"{year}-{month or '01'}-{day or '01'}T{hour or '00'}:{minute or '00'}:{second or '00'}"
     if tz in ("Z", "z"):
         iso += "Z"
@@ -59,13 +64,15 @@ def _permissions(doc: pymupdf.Document) -> dict[str, bool]:
 
 
 def _form_fields(doc: pymupdf.Document) -> dict[str, Any]:
-    count = int(doc.is_form_pdf or 0)
+    """Every form field widget (the count), and the first `_MAX_FIELDS` of them listed."""
+    count = 0
     fields: list[dict[str, Any]] = []
-    if count:
+    if doc.is_form_pdf:
         for page in doc:
             for widget in page.widgets() or []:
+                count += 1
                 if len(fields) >= _MAX_FIELDS:
-                    break
+                    continue
                 value = widget.field_value
                 fields.append({
                     "name": widget.field_name, "type": widget.field_type_string,
@@ -89,6 +96,9 @@ def collect_info(opened: OpenedPdf) -> dict[str, Any]:
     survey = survey_text_layer(doc)
     page_size, distinct_sizes = _page_sizes(doc)
     details = document_details(opened)
+    warnings = opened.drain_warnings()
+    if warnings:
+        details["damage_warnings"] = warnings[-10:]
     details.update({
         "name": opened.source.name,
         "pages": doc.page_count,
@@ -129,7 +139,7 @@ def _summary(d: dict[str, Any], opened: OpenedPdf) -> tuple[str, str]:
         f"Outline entries: {d['outline_entries']}  Form fields: {d['form_fields']['count']}",
     ]
     checked = d["text_layer_pages_checked"]
-    partial = f" (first {checked} pages checked)" if checked < d["pages"] else ""
+    partial = f" (pages 1-{checked} checked)" if checked < d["pages"] else ""
     if d["pages_without_text_count"]:
         lines.append(f"Pages without a text layer{partial}: {d['pages_without_text']}"
                      + (f" (scanned images on {d['scanned_pages']})" if d["scanned_pages"] else ""))

@@ -55,3 +55,10 @@ def test_format_page_set_round_trips(pages, spec):
     assert format_page_set(pages) == spec
     if spec:
         assert parse_page_spec(spec, 10) == sorted(set(pages))
+
+
+def test_range_past_the_end_names_the_first_missing_page():
+    with pytest.raises(PdfDeskError) as err:
+        parse_page_spec("1-3", 1)
+    assert err.value.message.startswith("Pages 2-3 of '1-3' are past the end: the document has 1 page.")
+    assert err.value.hint == "Ask for page 1."

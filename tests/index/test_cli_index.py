@@ -14,7 +14,7 @@ def test_index_command_builds_files_and_folders(tmp_path, pdfdesk_home):
     proc = subprocess.run([sys.executable, "-m", "pdfdesk", "index", str(folder)], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "PDFDESK_HOME": str(pdfdesk_home)})
     assert proc.returncode == 0, proc.stderr
-    assert "a.pdf" in proc.stderr and "B.PDF" in proc.stderr and "8 sections (outline)" in proc.stderr
+    assert "a.pdf" in proc.stderr and "B.PDF" in proc.stderr and "2 documents indexed" in proc.stderr
     states = list((pdfdesk_home / "indices").glob("*/state.json"))
     assert len(states) == 2
 

@@ -152,3 +152,35 @@ def test_unavailable_model(topics_pdf, monkeypatch, tmp_path):
     assert [m["page"] for m in auto.details["matches"]] == [3]
     BACKGROUND.wait()
     semantic.reset_model()
+
+
+@pytest.mark.parametrize("mode", ["keyword", "semantic", "auto"])
+@pytest.mark.parametrize("granularity", ["page", "section"])
+@pytest.mark.parametrize("style", ["paragraph", "snippet"])
+def test_every_mode_granularity_and_excerpt_style(semantic_on, topics_pdf, mode, granularity, style):
+    build(topics_pdf)
+    result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice", "mode": mode,
+                                      "granularity": granularity, "excerpt_style": style, "context_chars": 30})
+    assert not result.is_error, result.text
+    details = result.details
+    assert details["mode"] == {"auto": "hybrid"}.get(mode, mode) and details["granularity"] == granularity
+    top = details["matches"][0]
+    assert top["page"] == 3 and top["rects"] and top["excerpt"]
+    assert top["granularity"] == granularity
+    if granularity == "section":
+        assert top["title"] == "Billing" and (top["start_page"], top["end_page"]) == (3, 3)
+    if style == "snippet":
+        assert top["excerpt_style"] == "snippet" and len(top["excerpt"]) <= 2 * 30 + 2 or mode == "semantic"
+    else:
+        assert top["excerpt_style"] in ("paragraph", "snippet")
+
+
+def test_response_byte_cap_reports_omitted_matches(long_pdf, monkeypatch):
+    import pdfdesk.tools.pdf_search as tool
+
+    monkeypatch.setattr(tool, "MAX_RESPONSE_BYTES", 3000)
+    result = call_tool("pdf_search", {"path": str(long_pdf), "query": "supplier", "max_results": 50,
+                                      "mode": "keyword"})
+    details = result.details
+    assert details["matches_omitted"] > 0 and details["count"] + details["matches_omitted"] == 50
+    assert "omitted" in result.text

@@ -16,6 +16,7 @@ def test_all_pages_with_markers(text_pdf):
     result = extract(text_pdf)
     text = result.text
     assert "(3 pages)" in text
+    assert "(1 page)" in extract(text_pdf.parent / "aes256.pdf", password="user-secret").text
     markers = re.findall(r"--- Page (\d+) ---", text)
     assert markers == ["1", "2", "3"]
     assert text.index("Page 1 says hello") < text.index("--- Page 2 ---") < text.index("Page 2 says hello")
@@ -62,9 +63,11 @@ def test_default_max_chars_is_50000(long_pdf):
 
 def test_scanned_hint(image_only_pdf):
     result = extract(image_only_pdf)
-    assert result.details["pages_without_text"] == "2-3"
+    d = result.details
+    assert d["pages_without_text"] == "2-3" and d["scanned_pages"] == "2" and d["blank_pages"] == "3"
     hint = result.content[-1]["text"]
-    assert "Pages 2-3 have no text layer" in hint and "pdf_render_page" in hint
+    assert "Page 2 has no text layer but shows an image (probably a scan)" in hint and "pdf_render_page" in hint
+    assert "Page 3 is blank" in hint
 
 
 def test_cjk_and_rtl(cjk_pdf, rtl_pdf):

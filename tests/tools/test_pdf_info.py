@@ -17,7 +17,7 @@ def test_metadata_and_structure(text_pdf):
     assert d["pdf_version"].startswith("1.")
     assert d["encrypted"] is False and d["encryption"] is None
     assert d["page_size"]["name"] == "A4" and d["page_size"]["orientation"] == "portrait"
-    assert d["pages_without_text"] == "" and d["text_layer_pages_checked"] == 3
+    assert d["pages_without_text"] == ""
     assert d["form_fields"]["count"] == 0
     assert "Pages: 3" in result.text and "Every page has a text layer" in result.text
     assert "Ada Author" in result.text and "<<<PDF_CONTENT" in result.text  # metadata is fenced
@@ -64,4 +64,17 @@ def test_pdf_dates():
     assert parse_pdf_date("D:20230405") == "2023-04-05T00:00:00"
     assert parse_pdf_date("D:20230405060708-05'30'") == "2023-04-05T06:07:08-05:30"
     assert parse_pdf_date("yesterday") == "yesterday"
+    assert parse_pdf_date("D:00000805034056") == "D:00000805034056"  # year 0 is not a date
+    assert parse_pdf_date("D:20231399") == "D:20231399"
     assert parse_pdf_date("") is None
+
+
+def test_wrong_password_on_a_file_that_needs_none_is_ignored(owner_only_pdf):
+    d = info(owner_only_pdf, password="not-the-owner-password").details
+    assert d["pages"] == 1 and d["encrypted"]
+
+
+def test_survey_is_deterministic_and_complete(long_pdf):
+    first = info(long_pdf).details
+    assert first["pages_without_text_count"] == 0
+    assert info(long_pdf).details == first
