@@ -176,13 +176,10 @@ def _check_pages(opened: OpenedPdf) -> None:
 
 
 def _cache_key(source: PdfSource, password: str | None) -> tuple | None:
-    if source.path is None:
+    """Path, size, mtime and inode as resolve_reference saw them: a changed file is a new entry."""
+    if source.path is None or source.identity is None:
         return None
-    try:
-        info = source.path.stat()
-    except OSError:
-        return None
-    return (str(source.path.resolve()), info.st_size, info.st_mtime_ns, info.st_ino, password or "")
+    return (str(source.path), source.size, *source.identity, password or "")
 
 
 def _load(source: PdfSource, password: str | None) -> OpenedPdf:
@@ -241,7 +238,7 @@ def close_all() -> None:
 
 def forget(path: Path) -> None:
     """Drop cached handles of one file (after it changed on disk)."""
-    target = str(path.resolve())
+    target = str(path)
     with MUPDF_LOCK:
         for key in [k for k in _cache if k[0] == target]:
             _cache.pop(key).doc.close()

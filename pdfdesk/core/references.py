@@ -36,6 +36,7 @@ class PdfSource:
     path: Path | None = None
     data: bytes | None = None
     url: str | None = None
+    identity: tuple[int, int] | None = None  # (mtime_ns, inode) of a local file when it was checked
 
     @property
     def display(self) -> str:
@@ -72,7 +73,7 @@ def reference_to_path(reference: str) -> Path:
     return Path(os.path.abspath(path))
 
 
-def _stat_local(path: Path, max_bytes: int) -> int:
+def _stat_local(path: Path, max_bytes: int) -> os.stat_result:
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -96,7 +97,7 @@ def _stat_local(path: Path, max_bytes: int) -> int:
             "Raise the file size limit in settings, or split the PDF.",
             size_bytes=info.st_size, limit_bytes=max_bytes,
         )
-    return info.st_size
+    return info
 
 
 def resolve_reference(reference: object, config: Config, max_bytes: int | None = None) -> PdfSource:
@@ -113,6 +114,7 @@ def resolve_reference(reference: object, config: Config, max_bytes: int | None =
         return PdfSource(reference=reference, name=unquote(name), size=len(data), data=data, url=final_url)
     path = reference_to_path(reference)
     check_path_allowed(path, config)
-    size = _stat_local(path, cap)
-    return PdfSource(reference=reference, name=path.name, size=size, path=path)
+    info = _stat_local(path, cap)
+    return PdfSource(reference=reference, name=path.name, size=info.st_size, path=path,
+                     identity=(info.st_mtime_ns, info.st_ino))
 

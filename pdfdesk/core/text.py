@@ -27,7 +27,7 @@ def page_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> s
 
 
 def has_text(text: str) -> bool:
-    return sum(not c.isspace() for c in text[:200]) >= MIN_TEXT_CHARS
+    return len("".join(text[:200].split())) >= MIN_TEXT_CHARS
 
 
 def has_images(page: pymupdf.Page) -> bool:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from collections.abc import Iterator
 
 from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
+from whoosh.lang.porter import stem as porter_stem
 
 # Han, Hiragana, Katakana, Hangul syllables and jamo, CJK punctuation-free ranges.
 _CJK = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -57,6 +58,52 @@ class CjkBigramFilter(Filter):
             shift += max(emitted - 1, 0)
 
 
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    return porter_stem(word)
+
+
+@lru_cache(maxsize=200_000)
+def stem_lowered(word: str) -> str:
+    """The index term of one word as typed (lowercased, then stemmed)."""
+    return _stem(word.lower())
+
+
+class FastWordAnalyzer(Analyzer):
+    """RegexTokenizer | LowercaseFilter | StemFilter fused into one loop over regex matches.
+
+    Indexing is pure Python; one generator stage per filter per token was most of its cost.
+    """
+
+    def __call__(self, value: str, positions: bool = False, chars: bool = False, keeporiginal: bool = False,
+                 removestops: bool = True, start_pos: int = 0, start_char: int = 0, tokenize: bool = True,
+                 mode: str = "", **kwargs):  # type: ignore[override]
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        if not tokenize:
+            matches = [(value, 0, len(value))]
+        else:
+            matches = ((m.group(), m.start(), m.end()) for m in WORD_PATTERN.finditer(value))
+        for pos, (text, start, end) in enumerate(matches):
+            lowered = text.lower()
+            if keeporiginal:
+                token.original = lowered
+            token.text = _stem(lowered)
+            token.boost = 1.0
+            token.stopped = False
+            if positions:
+                token.pos = start_pos + pos
+            if chars:
+                token.startchar = start_char + start
+                token.endchar = start_char + end
+            yield token
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FastWordAnalyzer)
+
+    def __hash__(self) -> int:
+        return hash(FastWordAnalyzer)
+
+
 class PageAnalyzer(Analyzer):
     """Tokenise, lowercase, split CJK into bigrams, stem (no stop words, no minimum length).
 
@@ -65,7 +112,7 @@ class PageAnalyzer(Analyzer):
     """
 
     def __init__(self) -> None:
-        self.plain = RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | StemFilter(cachesize=100000)
+        self.plain = FastWordAnalyzer()
         self.cjk = RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CjkBigramFilter() | StemFilter(cachesize=100000)
 
     def __call__(self, value: str, **kwargs):  # type: ignore[override]

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.references import PdfSource
-from pdfdesk.core.text import page_text, text_page
+from pdfdesk.core.text import page_text
 from pdfdesk.index import semantic
-from pdfdesk.index.sections import Line, heading_starts, outline_starts, page_lines, split_sections
-from pdfdesk.index.store import DocumentIndex, IndexState
+from pdfdesk.index.sections import Line, SectionStart, heading_starts, outline_starts, page_lines, split_sections
+from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
 
 BATCH_PAGES = 250
 Progress = Callable[[int, int], None]  # (pages done, pages total)
@@ -35,47 +35,63 @@ class Target:
 LOCK_SLICE = 25  # pages extracted per MuPDF lock hold, so searches and renders interleave
 
 
-def _extract_batch(target: Target, first: int, last: int,
-                   with_lines: bool = True) -> tuple[list[tuple[int, str]], dict[int, list[Line]]]:
+def _extract_texts(target: Target, first: int, last: int) -> list[tuple[int, str]]:
+    """Text of pages first..last; a damaged page reads as empty rather than stopping the build."""
     texts: list[tuple[int, str]] = []
-    lines: dict[int, list[Line]] = {}
     for start in range(first, last + 1, LOCK_SLICE):
         with open_source(target.source, target.password) as opened:
             for number in range(start, min(start + LOCK_SLICE - 1, last) + 1):
                 try:
-                    page = opened.doc.load_page(number - 1)
-                    textpage = text_page(page)
-                    texts.append((number, page_text(page, textpage)))
-                    if with_lines:
-                        lines[number] = page_lines(page, textpage)
-                except Exception:  # a damaged page is indexed as empty rather than stopping the build
+                    texts.append((number, page_text(opened.doc.load_page(number - 1))))
+                except Exception:
                     texts.append((number, ""))
+    return texts
+
+
+def _extract_lines(target: Target, numbers: list[int]) -> dict[int, list[Line]]:
+    lines: dict[int, list[Line]] = {}
+    for start in range(0, len(numbers), LOCK_SLICE):
+        with open_source(target.source, target.password) as opened:
+            for number in numbers[start:start + LOCK_SLICE]:
+                try:
+                    lines[number] = page_lines(opened.doc.load_page(number - 1))
+                except Exception:
                     lines[number] = []
-    return texts, lines
+    return lines
 
 
-def _build_sections(target: Target, index: DocumentIndex, state: IndexState,
-                    lines: dict[int, list[Line]]) -> bool:
+def _section_lines(target: Target, pages_total: int,
+                   texts: dict[int, str]) -> tuple[list[SectionStart], dict[int, list[Line]], str, str]:
+    """Section starts and the lines to split: with an outline, only pages where a section starts
+    need line positions (other pages belong whole to the section running at their top); without
+    one, headings are found from every page's typography."""
     with open_source(target.source, target.password) as opened:
-        doc = opened.doc
-        missing = [n for n in range(1, doc.page_count + 1) if n not in lines]
-        for number in missing:
-            try:
-                lines[number] = page_lines(doc.load_page(number - 1))
-            except Exception:
-                lines[number] = []
-        starts = outline_starts(doc, lines)
-        source_kind = "outline"
-        if not starts:
-            starts = heading_starts(lines)
-            source_kind = "headings"
-        title = (doc.metadata or {}).get("title") or target.source.name
+        has_outline = bool(opened.doc.get_toc(simple=True))
+        title = (opened.doc.metadata or {}).get("title") or target.source.name
+        start_pages = sorted({entry[2] for entry in opened.doc.get_toc(simple=True) if 1 <= entry[2] <= pages_total})
+    if has_outline:
+        lines = _extract_lines(target, start_pages)
+        with open_source(target.source, target.password) as opened:
+            starts = outline_starts(opened.doc, lines)
+        missing = [n for n in range(1, pages_total + 1) if n not in lines and n not in texts]
+        if missing:  # a resumed build: the page pass kept only the texts it read this time
+            texts.update(_extract_texts(target, missing[0], missing[-1]))
+        for number in range(1, pages_total + 1):
+            if number not in lines:
+                lines[number] = [Line(0.0, 0.0, texts[number], 0.0, False)] if texts[number].strip() else []
+        if starts:
+            return starts, lines, "outline", title
+    lines = _extract_lines(target, list(range(1, pages_total + 1)))
+    return heading_starts(lines), lines, "headings", title
+
+
+def _build_sections(target: Target, index: DocumentIndex, state: IndexState, texts: dict[int, str]) -> bool:
+    starts, lines, source_kind, title = _section_lines(target, state.pages_total, texts)
     sections = split_sections(starts, lines, title)
-    writer = index.try_writer(timeout=5.0)
+    writer = index.try_writer(SECTIONS, timeout=5.0)
     if writer is None:
         return False
-    index.add_sections(writer, (s.as_record() for s in sections))
-    writer.commit()
+    index.replace_sections(writer, (s.as_record() for s in sections))
     state.sections_indexed, state.sections_source, state.section_count = True, source_kind, len(sections)
     index.write_state(state)
     return True
@@ -88,7 +104,7 @@ def build_index(target: Target, progress: Progress | None = None, cancel: thread
         pages_total = opened.page_count
     index = DocumentIndex(target.fingerprint)
     state = index.open(pages_total, target.source.name, target.source.display)
-    lines: dict[int, list[Line]] = {}
+    texts: dict[int, str] = {}
     while not state.pages_complete:
         if cancel is not None and cancel.is_set():
             return state
@@ -98,19 +114,19 @@ def build_index(target: Target, progress: Progress | None = None, cancel: thread
         first = state.pages_indexed + 1
         last = min(first + BATCH_PAGES - 1, pages_total)
         try:
-            texts, batch_lines = _extract_batch(target, first, last)
-            index.add_pages(writer, texts)
+            batch = _extract_texts(target, first, last)
+            index.add_pages(writer, batch)
             writer.commit()
         except BaseException:
             writer.cancel()
             raise
-        lines.update(batch_lines)
+        texts.update(batch)
         state.pages_indexed = last
         index.write_state(state)
         if progress is not None:
             progress(last, pages_total)
     if not state.sections_indexed and not (cancel is not None and cancel.is_set()):
-        _build_sections(target, index, state, lines)
+        _build_sections(target, index, state, texts)
     if semantic.status(wait=None)[0] and not (cancel is not None and cancel.is_set()):
         _build_semantic(target, index, state, cancel)
     return state
@@ -151,8 +167,7 @@ def _embed_pages(target: Target, index: DocumentIndex, state: IndexState, store:
         if cancel is not None and cancel.is_set():
             return
         last = min(start + LOCK_SLICE - 1, state.pages_total)
-        texts, _ = _extract_batch(target, start, last, with_lines=False)
-        for number, text in texts:
+        for number, text in _extract_texts(target, start, last):
             pending.extend(semantic.passages_of_page(number, text))
         if len(pending) >= semantic.CHUNK_PASSAGES or last == state.pages_total:
             vectors = semantic.embed([p.text for p in pending]) if pending else semantic.embed([""])[:0]

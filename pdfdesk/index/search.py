@@ -5,6 +5,7 @@ and hit rectangles for the matches that are returned.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from pdfdesk.index.excerpts import page_hits, passage_hits
 from pdfdesk.index.hybrid import rrf
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.scan import scan_pages
-from pdfdesk.index.sections import SectionStart, outline_starts, page_lines
+from pdfdesk.index.sections import SectionStart, outline_entries, page_lines, place_on_lines
 from pdfdesk.index.store import DocumentIndex, IndexState
 
 SCAN_BUDGET_S = 0.6
@@ -45,11 +46,36 @@ class Ranking:
 
 def _section_at(starts: list[SectionStart], number: int, y: float) -> str | None:
     """Title of the outline entry a point on a page falls under."""
-    title = None
-    for start in sorted(starts, key=lambda s: (s.page, s.y)):
-        if (start.page, start.y) <= (number, y + 1.0):
-            title = start.title
-    return title
+    before = [s for s in starts if (s.page, s.y) <= (number, y + 1.0)]
+    return max(before, key=lambda s: (s.page, s.y)).title if before else None
+
+
+_outlines: OrderedDict[str, list[SectionStart]] = OrderedDict()
+
+
+_placed: OrderedDict[tuple[str, int], list[SectionStart]] = OrderedDict()
+
+
+def _outline_near(fingerprint: str, outline: list[SectionStart], page: Any) -> list[SectionStart]:
+    """The outline with the entries of `page` placed on their title lines (cached per page)."""
+    number = page.number + 1
+    key = (fingerprint, number)
+    if key not in _placed:
+        on_page = [s for s in outline if s.page == number]
+        placed = place_on_lines(on_page, {number: page_lines(page)}) if on_page else []
+        _placed[key] = [s for s in outline if s.page != number] + placed if on_page else outline
+        while len(_placed) > 512:
+            _placed.popitem(last=False)
+    return _placed[key]
+
+
+def _outline_of(fingerprint: str, doc: Any) -> list[SectionStart]:
+    """A document's outline entries, read once per document version (under the MuPDF lock)."""
+    if fingerprint not in _outlines:
+        _outlines[fingerprint] = outline_entries(doc)
+        while len(_outlines) > 32:
+            _outlines.popitem(last=False)
+    return _outlines[fingerprint]
 
 
 def _section_match(hit: dict[str, Any], score: float, found_by: str) -> dict[str, Any]:
@@ -135,7 +161,7 @@ def decorate_matches(target: Target, chosen: list[dict[str, Any]], query: str, s
     """Add excerpt and hit rectangles to each match, reading its page(s) from the PDF."""
     terms = parse_terms(query)
     with open_source(target.source, target.password) as opened:
-        has_outline = bool(opened.doc.get_toc(simple=True))
+        outline = _outline_of(target.fingerprint, opened.doc)
         for match in chosen:
             if match["found_by"] == "semantic":
                 number = match.get("passage_page", match["page"])
@@ -163,9 +189,9 @@ def decorate_matches(target: Target, chosen: list[dict[str, Any]], query: str, s
             match.update({"page": number, "excerpt": hits.excerpt, "excerpt_style": hits.excerpt_style,
                           "rects": hits.rects, "page_width": round(page.rect.width, 1),
                           "page_height": round(page.rect.height, 1)})
-            if match["granularity"] == "page" and has_outline:
+            if match["granularity"] == "page" and outline:
                 y = hits.rects[0][1] if hits.rects else 0.0
-                section = _section_at(outline_starts(opened.doc, {number: page_lines(page)}), number, y)
+                section = _section_at(_outline_near(target.fingerprint, outline, page), number, y)
                 if section:
                     match["section"] = section
 

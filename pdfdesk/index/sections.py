@@ -75,8 +75,9 @@ def _normal(text: str) -> str:
     return _SPACES.sub(" ", text).strip().lower()
 
 
-def outline_starts(doc: pymupdf.Document, lines: dict[int, list[Line]] | None = None) -> list[SectionStart]:
-    """Outline entries as section starts; with `lines`, each start moves to the line showing its title."""
+def outline_entries(doc: pymupdf.Document) -> list[SectionStart]:
+    """Outline entries as section starts at their destinations (reading a large outline with its
+    destinations takes a while; callers cache the result per document)."""
     starts = []
     for item in doc.get_toc(simple=False):
         level, title, page = item[0], item[1].strip(), item[2]
@@ -85,16 +86,32 @@ def outline_starts(doc: pymupdf.Document, lines: dict[int, list[Line]] | None = 
         dest = item[3] if len(item) > 3 and isinstance(item[3], dict) else {}
         point = dest.get("to")
         y = float(point.y) if point is not None and dest.get("kind") == pymupdf.LINK_GOTO else 0.0
-        y = max(y - 2.0, 0.0)
-        if lines is not None:
-            wanted = _normal(title)
-            shown = [ln for ln in lines.get(page, []) if ln.y1 >= y and _normal(ln.text).startswith(wanted[:60])]
-            taken = {(s.page, s.y) for s in starts}
-            shown = [ln for ln in shown if (page, ln.y0) not in taken]
-            if shown:
-                y = shown[0].y0
-        starts.append(SectionStart(title, level, page, y))
+        starts.append(SectionStart(title, level, page, max(y - 2.0, 0.0)))
     return starts
+
+
+def place_on_lines(starts: list[SectionStart], lines: dict[int, list[Line]]) -> list[SectionStart]:
+    """Move each start whose page's lines are known to the first line at or below it that shows
+    its title (outline targets are often just "the top of the page")."""
+    placed: list[SectionStart] = []
+    taken: set[tuple[int, float]] = set()
+    for start in starts:
+        y = start.y
+        if start.page in lines:
+            wanted = _normal(start.title)[:60]
+            for line in lines[start.page]:
+                if line.y1 >= start.y and (start.page, line.y0) not in taken and _normal(line.text).startswith(wanted):
+                    y = line.y0
+                    break
+        taken.add((start.page, y))
+        placed.append(SectionStart(start.title, start.level, start.page, y))
+    return placed
+
+
+def outline_starts(doc: pymupdf.Document, lines: dict[int, list[Line]] | None = None) -> list[SectionStart]:
+    """Outline entries as section starts, placed on the lines that show their titles when given."""
+    starts = outline_entries(doc)
+    return place_on_lines(starts, lines) if lines is not None else starts
 
 
 def _body_size(lines: dict[int, list[Line]]) -> float:

@@ -15,7 +15,8 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,30 +25,44 @@ from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.index import LockError
 from whoosh.qparser import MultifieldParser, QueryParser
-from whoosh.query import Query, Term
+from whoosh.query import Query
+from whoosh.writing import CLEAR
 from whoosh.scoring import BM25F
 
 from pdfdesk.core import paths
 from pdfdesk.index.analysis import page_analyzer
+from pdfdesk.index.postings import PackedPositions
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
-INDEX_VERSION = 1
+INDEX_VERSION = 3
 STATE_FILE = "state.json"
 WHOOSH_DIR = "whoosh"
 
 
-def build_schema() -> Schema:
+PAGES, SECTIONS = "pages", "sections"
+
+
+def build_schema(kind: str) -> Schema:
+    """Pages and sections live in separate Whoosh indices: neither query pays for the other's
+    postings, and no query needs a kind filter."""
     analyzer = page_analyzer()
+    if kind == PAGES:
+        return Schema(key=ID(unique=True, stored=True), page=NUMERIC(int, stored=True), text=_text_field(analyzer))
     return Schema(
         key=ID(unique=True, stored=True),
-        kind=ID(stored=True),
         page=NUMERIC(int, stored=True),
         end_page=NUMERIC(int, stored=True),
         level=NUMERIC(int, stored=True),
         path=STORED,
-        title=TEXT(analyzer=analyzer, stored=True, phrase=True, field_boost=2.0),
-        text=TEXT(analyzer=analyzer, phrase=True),
+        title=_text_field(analyzer, stored=True, boost=2.0),
+        text=_text_field(analyzer),
     )
+
+
+def _text_field(analyzer: Any, stored: bool = False, boost: float = 1.0) -> TEXT:
+    field = TEXT(analyzer=analyzer, stored=stored, phrase=True, field_boost=boost)
+    field.format = PackedPositions(field_boost=boost)
+    return field
 
 
 @dataclass
@@ -91,7 +106,7 @@ class DocumentIndex:
     def __init__(self, fingerprint: str, root: Path | None = None) -> None:
         self.fingerprint = fingerprint
         self.folder = (root or paths.indices_dir()) / fingerprint
-        self._index: whoosh_index.Index | None = None
+        self._indices: dict[str, whoosh_index.Index] = {}
 
     # -- state -------------------------------------------------------------------------------
     def read_state(self) -> IndexState | None:
@@ -110,12 +125,12 @@ class DocumentIndex:
 
     # -- opening -----------------------------------------------------------------------------
     def open(self, pages_total: int, name: str = "", source: str = "") -> IndexState:
-        """Open the index, creating or rebuilding it when missing, stale or unreadable."""
+        """Open the indices, creating or rebuilding them when missing, stale or unreadable."""
         state = self.read_state()
-        whoosh_dir = self.folder / WHOOSH_DIR
-        if state is not None and whoosh_index.exists_in(str(whoosh_dir)):
+        whoosh_dir = str(self.folder / WHOOSH_DIR)
+        if state is not None and all(whoosh_index.exists_in(whoosh_dir, kind) for kind in (PAGES, SECTIONS)):
             try:
-                self._index = whoosh_index.open_dir(str(whoosh_dir))
+                self._indices = {kind: whoosh_index.open_dir(whoosh_dir, kind) for kind in (PAGES, SECTIONS)}
                 return state
             except Exception:  # a damaged index is rebuilt, never served
                 pass
@@ -123,27 +138,28 @@ class DocumentIndex:
 
     def _create(self, pages_total: int, name: str, source: str) -> IndexState:
         whoosh_dir = self.folder / WHOOSH_DIR
+        _forget_searchers(self.folder)
         if self.folder.exists():
             shutil.rmtree(self.folder, ignore_errors=True)
         whoosh_dir.mkdir(parents=True, exist_ok=True)
-        self._index = whoosh_index.create_in(str(whoosh_dir), build_schema())
+        self._indices = {kind: whoosh_index.create_in(str(whoosh_dir), build_schema(kind), kind)
+                         for kind in (PAGES, SECTIONS)}
         state = IndexState(fingerprint=self.fingerprint, pages_total=pages_total, name=name, source=source)
         self.write_state(state)
         return state
 
-    @property
-    def whoosh(self) -> whoosh_index.Index:
-        if self._index is None:
+    def whoosh(self, kind: str) -> whoosh_index.Index:
+        if not self._indices:
             raise RuntimeError("DocumentIndex.open() first")
-        return self._index
+        return self._indices[kind]
 
     # -- writing -----------------------------------------------------------------------------
-    def try_writer(self, timeout: float = 0.0) -> Any | None:
-        """A Whoosh writer, or None when another thread or process is writing this index."""
+    def try_writer(self, kind: str = PAGES, timeout: float = 0.0) -> Any | None:
+        """A Whoosh writer, or None when another thread or process is writing that index."""
         deadline = time.monotonic() + timeout
         while True:
             try:
-                return self.whoosh.writer(limitmb=128, procs=1)
+                return self.whoosh(kind).writer(limitmb=128, procs=1)
             except LockError:
                 if time.monotonic() >= deadline:
                     return None
@@ -151,42 +167,66 @@ class DocumentIndex:
 
     def add_pages(self, writer: Any, pages: Iterable[tuple[int, str]]) -> None:
         for number, text in pages:
-            writer.update_document(key=f"p:{number}", kind="page", page=number, end_page=number, text=text)
+            writer.update_document(key=f"p:{number}", page=number, text=text)
 
-    def add_sections(self, writer: Any, sections: Iterable[dict[str, Any]]) -> None:
-        writer.delete_by_term("kind", "section")
+    def replace_sections(self, writer: Any, sections: Iterable[dict[str, Any]]) -> None:
+        """All sections at once, in one commit that drops whatever sections were there before."""
         for number, section in enumerate(sections):
             writer.add_document(
-                key=f"s:{number}", kind="section", page=section["start_page"], end_page=section["end_page"],
+                key=f"s:{number}", page=section["start_page"], end_page=section["end_page"],
                 level=section["level"], title=section["title"], path=section["path"], text=section["text"],
             )
+        writer.commit(mergetype=CLEAR)
 
     # -- reading -----------------------------------------------------------------------------
     def parse(self, query: str, granularity: str) -> Query:
-        schema = self.whoosh.schema
         if granularity == "section":
-            parser: QueryParser = MultifieldParser(["title", "text"], schema)
+            parser: QueryParser = MultifieldParser(["title", "text"], self.whoosh(SECTIONS).schema)
         else:
-            parser = QueryParser("text", schema)
+            parser = QueryParser("text", self.whoosh(PAGES).schema)
         return parser.parse(query)
 
     def search(self, query: Query, granularity: str, limit: int) -> list[dict[str, Any]]:
         """Ranked hits (stored fields + score) of one granularity."""
-        kind = "section" if granularity == "section" else "page"
-        with self.whoosh.searcher(weighting=BM25F()) as searcher:
-            hits = searcher.search(query, limit=limit, filter=Term("kind", kind))
-            return [dict(hit.fields(), score=float(hit.score)) for hit in hits]
+        kind = SECTIONS if granularity == "section" else PAGES
+        with _searcher(self.folder, kind, self.whoosh(kind)) as searcher:
+            return [dict(hit.fields(), score=float(hit.score)) for hit in searcher.search(query, limit=limit)]
 
     def sections(self) -> list[dict[str, Any]]:
         """Every indexed section's stored fields, in document order."""
-        with self.whoosh.searcher() as searcher:
-            found = [dict(fields) for fields in searcher.documents(kind="section")]
+        with _searcher(self.folder, SECTIONS, self.whoosh(SECTIONS)) as searcher:
+            found = [dict(fields) for fields in searcher.all_stored_fields()]
         return sorted(found, key=lambda s: (s["page"], int(s["key"].split(":")[1])))
 
-    def refresh(self) -> None:
-        """Re-open to see batches committed by another writer."""
-        self._index = whoosh_index.open_dir(str(self.folder / WHOOSH_DIR))
-
     def delete(self) -> None:
-        self._index = None
+        _forget_searchers(self.folder)
+        self._indices = {}
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# Open searchers are kept per index and refreshed when a writer has committed since: opening
+# one reads the table of contents and every segment's term info, most of a warm query's time.
+_searchers: dict[tuple[Path, str], tuple[threading.Lock, Any]] = {}
+_searchers_lock = threading.Lock()
+
+
+@contextmanager
+def _searcher(folder: Path, kind: str, index: whoosh_index.Index) -> Iterator[Any]:
+    with _searchers_lock:
+        entry = _searchers.get((folder, kind))
+        if entry is None:
+            entry = (threading.Lock(), index.searcher(weighting=BM25F()))
+            _searchers[(folder, kind)] = entry
+    lock, searcher = entry
+    with lock:
+        if not searcher.up_to_date():
+            searcher = searcher.refresh()
+            with _searchers_lock:
+                _searchers[(folder, kind)] = (lock, searcher)
+        yield searcher
+
+
+def _forget_searchers(folder: Path) -> None:
+    with _searchers_lock:
+        for key in [k for k in _searchers if k[0] == folder]:
+            _searchers.pop(key)[1].close()

@@ -92,6 +92,10 @@ class Tool:
     description: str
     schema: dict[str, Any]
     func: ToolFunction
+    validator: jsonschema.Draft202012Validator = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:  # built once: a validator per call cost more than a small PDF's text
+        object.__setattr__(self, "validator", jsonschema.Draft202012Validator(self.schema))
 
     def spec(self) -> dict[str, Any]:
         """Name, description and input schema as MCP and model providers expect them."""
@@ -144,8 +148,9 @@ def validate_args(tool: Tool, args: Any) -> dict[str, Any]:
     """Check `args` against the tool's schema; the first problem becomes a validation_error."""
     if not isinstance(args, dict):
         raise PdfDeskError(VALIDATION_ERROR, f"{tool.name} takes a JSON object of parameters.", _usage(tool))
-    validator = jsonschema.Draft202012Validator(tool.schema)
-    errors = sorted(validator.iter_errors(args), key=lambda e: (len(e.absolute_path), str(e.message)))
+    if tool.validator.is_valid(args):
+        return args
+    errors = sorted(tool.validator.iter_errors(args), key=lambda e: (len(e.absolute_path), str(e.message)))
     if errors:
         raise PdfDeskError(VALIDATION_ERROR, _validation_message(errors[0]) + ".", _usage(tool))
     return args
