@@ -22,6 +22,19 @@ class ConfigError(ValueError):
     """config.toml holds a value pdfdesk cannot use; the message names the key and the fix."""
 
 
+# Model providers pdfdesk knows without configuration ("gemini" is another name for "google"); the
+# local ones are OpenAI-compatible servers at their usual addresses. [providers.NAME] adds others.
+BUILTIN_PROVIDERS = ("openai", "anthropic", "google", "gemini", "ollama", "lmstudio", "llamacpp", "vllm")
+
+
+@dataclass(frozen=True)
+class ProviderSettings:
+    """[providers.NAME]: where a provider answers, and whether its models take images."""
+
+    base_url: str | None = None
+    images: bool | None = None          # None = the provider's default (local servers: no)
+
+
 @dataclass(frozen=True)
 class Config:
     """Every setting the core and tools consult."""
@@ -39,6 +52,15 @@ class Config:
     semantic: bool = True               # use an embedding model when one is available
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"  # fastembed model name
     embedding_model_path: str | None = None  # a local model folder instead of a download
+    agent_model: str | None = None      # "provider/model" the chat uses; None = a key decides, else offline
+    pdf_model: str | None = None        # the `pdf` tool's primary model
+    pdf_model_fallbacks: tuple[str, ...] = ()
+    image_model: str | None = None      # tried after the pdf models; takes page images
+    providers: dict[str, ProviderSettings] = field(default_factory=dict)
+    agent_max_turns: int = 8            # model calls per answer
+    agent_max_tool_calls: int = 20      # tool calls per answer
+    model_timeout_s: float = 120.0      # one model request
+    model_max_retries: int = 2          # retries on 429/5xx/connection failures, with backoff
     extra: dict[str, Any] = field(default_factory=dict)  # sections owned by later layers
 
     @property
@@ -69,8 +91,76 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...], Any]] = {
     ("search", "semantic"): ("semantic", (bool,), None),
     ("search", "embeddingModel"): ("embedding_model", (str,), (lambda v: "/" in v, "a fastembed model name like org/model")),
     ("search", "embeddingModelPath"): ("embedding_model_path", (str,), (lambda v: bool(v.strip()), "a folder path")),
+    ("models", "agent"): ("agent_model", (str,), None),
+    ("models", "pdfModel"): ("pdf_model", (str, dict), None),
+    ("models", "imageModel"): ("image_model", (str,), None),
+    ("agent", "maxTurns"): ("agent_max_turns", (int,), (lambda v: 1 <= v <= 50, "a whole number from 1 to 50")),
+    ("agent", "maxToolCalls"): ("agent_max_tool_calls", (int,), (lambda v: 0 <= v <= 200, "a whole number from 0 to 200")),
+    ("agent", "timeoutSeconds"): ("model_timeout_s", (int, float), _POSITIVE),
+    ("agent", "maxRetries"): ("model_max_retries", (int,), (lambda v: 0 <= v <= 10, "a whole number from 0 to 10")),
 }
-_OWNED_SECTIONS = {section for section, _ in _KEYS}
+_OWNED_SECTIONS = {section for section, _ in _KEYS} | {"providers"}
+_MODEL_HINT = 'a model name like "openai/gpt-4o-mini" (provider/model)'
+_PROVIDER_KEYS = {"baseUrl": "an http(s):// URL", "images": "true or false"}
+
+
+def _check_model_name(value: object, where: str, providers: dict[str, ProviderSettings]) -> str:
+    if not isinstance(value, str) or "/" not in value or not all(p.strip() for p in value.split("/", 1)):
+        raise ConfigError(f"{where} must be {_MODEL_HINT}, not {value!r}")
+    provider = value.split("/", 1)[0].strip().lower()
+    if provider not in BUILTIN_PROVIDERS and provider not in providers:
+        known = ", ".join(sorted(set(BUILTIN_PROVIDERS) | set(providers)))
+        raise ConfigError(f"{where} names the unknown provider {provider!r} (known: {known}; "
+                          f"add [providers.{provider}] with baseUrl for another OpenAI-compatible server)")
+    return value.strip()
+
+
+def _split_pdf_model(value: str | dict[str, Any], source: str) -> tuple[str | None, tuple[str, ...]]:
+    """pdfModel = "p/m", or a table {primary = "p/m", fallbacks = ["p/m", ...]}."""
+    if isinstance(value, str):
+        return value, ()
+    unknown = set(value) - {"primary", "fallbacks"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown setting models.pdfModel.{sorted(unknown)[0]} (known: fallbacks, primary)")
+    fallbacks = value.get("fallbacks", [])
+    if not isinstance(fallbacks, list):
+        raise ConfigError(f"{source}: models.pdfModel.fallbacks must be a list of model names, not {fallbacks!r}")
+    return value.get("primary"), tuple(fallbacks)
+
+
+def _parse_providers(content: dict[str, Any], source: str) -> dict[str, ProviderSettings]:
+    """[providers.NAME] tables: baseUrl and images, checked key by key."""
+    providers: dict[str, ProviderSettings] = {}
+    for name, table in content.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: [providers.{name}] must be a table (e.g. baseUrl = \"http://localhost:8000/v1\")")
+        if not name.replace("-", "").replace("_", "").isalnum() or name != name.lower():
+            raise ConfigError(f"{source}: provider name {name!r} must be lower-case letters, digits, - or _")
+        for key, value in table.items():
+            if key not in _PROVIDER_KEYS:
+                raise ConfigError(f"{source}: unknown setting providers.{name}.{key} (known: baseUrl, images)")
+            ok = (isinstance(value, str) and value.lower().startswith(("http://", "https://")) and len(value) > 8) \
+                if key == "baseUrl" else isinstance(value, bool)
+            if not ok:
+                raise ConfigError(f"{source}: providers.{name}.{key} must be {_PROVIDER_KEYS[key]}, not {value!r}")
+        if name not in BUILTIN_PROVIDERS and "baseUrl" not in table:
+            raise ConfigError(f"{source}: [providers.{name}] needs baseUrl (the address of its OpenAI-compatible API)")
+        providers[name] = ProviderSettings(base_url=table.get("baseUrl", "").rstrip("/") or None, images=table.get("images"))
+    return providers
+
+
+def _check_models(values: dict[str, Any], source: str) -> None:
+    """Model names need a provider pdfdesk knows: checked once [providers] has been read."""
+    providers = values.get("providers", {})
+    if isinstance(values.get("pdf_model"), dict):
+        values["pdf_model"], values["pdf_model_fallbacks"] = _split_pdf_model(values["pdf_model"], source)
+    for field_name, key in (("agent_model", "models.agent"), ("pdf_model", "models.pdfModel.primary"),
+                            ("image_model", "models.imageModel")):
+        if values.get(field_name) is not None:
+            values[field_name] = _check_model_name(values[field_name], f"{source}: {key}", providers)
+    values["pdf_model_fallbacks"] = tuple(
+        _check_model_name(name, f"{source}: models.pdfModel.fallbacks", providers)
+        for name in values.get("pdf_model_fallbacks", ()))
 
 
 def config_path() -> Path:
@@ -87,6 +177,9 @@ def parse_config(data: dict[str, Any], source: str = "config.toml") -> Config:
             continue
         if not isinstance(content, dict):
             raise ConfigError(f"{source}: [{section}] must be a table of settings")
+        if section == "providers":
+            values["providers"] = _parse_providers(content, source)
+            continue
         for key, value in content.items():
             spec = _KEYS.get((section, key))
             if spec is None:
@@ -99,6 +192,7 @@ def parse_config(data: dict[str, Any], source: str = "config.toml") -> Config:
             if check is not None and not check[0](value):
                 raise ConfigError(f"{source}: {section}.{key} must be {check[1]}, not {value!r}")
             values[name] = tuple(value) if isinstance(value, list) else value
+    _check_models(values, source)
     return Config(**values, extra=extra)
 
 

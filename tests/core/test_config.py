@@ -23,7 +23,7 @@ def test_reads_and_validates_values(tmp_path):
     assert config.pdf_max_pages == 30
     assert config.workspace_only and config.roots == ("/srv/docs",)
     assert config.allow_remote is False
-    assert config.extra == {"models": {"agent": "openai/gpt-x"}}  # later layers own [models]
+    assert config.agent_model == "openai/gpt-x" and config.extra == {}
 
 
 @pytest.mark.parametrize(

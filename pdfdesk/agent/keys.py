@@ -1,0 +1,99 @@
+"""API keys: read from the environment or the OS keyring, written only to the keyring.
+
+Keys never touch a file pdfdesk writes, and `redact` scrubs them from any text (errors, logs,
+tool results) before it leaves a provider module.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+
+log = logging.getLogger(__name__)
+
+SERVICE = "pdfdesk"
+
+# Environment variables consulted per provider, first match wins.
+ENV_VARS: dict[str, tuple[str, ...]] = {
+    "openai": ("OPENAI_API_KEY",),
+    "anthropic": ("ANTHROPIC_API_KEY",),
+    "google": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+}
+
+
+class KeyStoreError(RuntimeError):
+    """The OS keyring cannot store the key (no backend, locked, refused)."""
+
+
+def canonical_provider(provider: str) -> str:
+    provider = provider.strip().lower()
+    return "google" if provider == "gemini" else provider
+
+
+def env_vars(provider: str) -> tuple[str, ...]:
+    """The variables that may hold this provider's key (local servers: PDFDESK_<NAME>_API_KEY)."""
+    provider = canonical_provider(provider)
+    custom = f"PDFDESK_{re.sub(r'[^A-Z0-9]', '_', provider.upper())}_API_KEY"
+    return (*ENV_VARS.get(provider, ()), custom)
+
+
+def _keyring_get(provider: str) -> str | None:
+    try:
+        import keyring
+
+        return keyring.get_password(SERVICE, provider) or None
+    except Exception as exc:  # no backend, locked store, D-Bus gone: the key is just not there
+        log.debug("keyring lookup for %s failed: %s", provider, type(exc).__name__)
+        return None
+
+
+def get_api_key(provider: str) -> str | None:
+    """The key for `provider`: environment first, then the OS keyring; None when there is none."""
+    provider = canonical_provider(provider)
+    for name in env_vars(provider):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return value
+    return _keyring_get(provider)
+
+
+def key_source(provider: str) -> str | None:
+    """Where the key comes from ("env:OPENAI_API_KEY" or "keyring"), for the settings dialog."""
+    provider = canonical_provider(provider)
+    for name in env_vars(provider):
+        if os.environ.get(name, "").strip():
+            return f"env:{name}"
+    return "keyring" if _keyring_get(provider) else None
+
+
+def set_api_key(provider: str, key: str | None) -> None:
+    """Store (or, with an empty key, delete) a provider's key in the OS keyring."""
+    import keyring
+    import keyring.errors
+
+    provider = canonical_provider(provider)
+    try:
+        if key and key.strip():
+            keyring.set_password(SERVICE, provider, key.strip())
+        else:
+            try:
+                keyring.delete_password(SERVICE, provider)
+            except keyring.errors.PasswordDeleteError:
+                pass
+    except Exception as exc:
+        raise KeyStoreError(
+            f"The system keyring could not store the {provider} key ({type(exc).__name__}). "
+            f"Set {env_vars(provider)[0]} in the environment instead."
+        ) from None
+
+
+_SECRET_SHAPES = re.compile(r"\b(sk-[A-Za-z0-9_\-]{8,}|sk-ant-[A-Za-z0-9_\-]{8,}|AIza[0-9A-Za-z_\-]{20,})")
+
+
+def redact(text: str, *secrets: str | None) -> str:
+    """`text` with the given secrets and anything shaped like an API key replaced by ***."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    return _SECRET_SHAPES.sub("***", text)

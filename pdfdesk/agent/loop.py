@@ -1,0 +1,197 @@
+"""The agent loop: stream a model turn, run the tools it asks for, repeat, cite pages.
+
+It is front-end neutral: it yields `events` (text, tool cards, citations, errors) and keeps the
+answer's text and citations in a `TurnState`; ChatSession adds the one closing `Done`. Tool calls
+run in a worker thread so an event loop (qasync in the GUI) never blocks on MuPDF.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pdfdesk.agent.citations import CitationTracker
+from pdfdesk.agent.events import AgentError, AgentEvent, Citation, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted
+from pdfdesk.agent.prompts import CHAT_TOOLS, LAST_TURN_NOTE, display_name, system_prompt
+from pdfdesk.agent.providers.base import (
+    ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, TextPart, ToolCall, ToolOutput, ToolSpec,
+)
+from pdfdesk.core.config import Config
+from pdfdesk.tools import ToolResult, call_tool, get_tool
+
+log = logging.getLogger(__name__)
+
+ToolRunner = Callable[[str, dict[str, Any]], ToolResult]
+"""Runs one registry tool: `call_tool`, or `pdfdesk.tools.isolated.call_tool_isolated` in a front end
+that wants hostile PDFs kept in a killable worker process."""
+
+MAX_TOOL_TEXT = 60_000       # characters of one tool result sent back to the model
+_HINTS = {
+    "timeout": "The model took too long; try again, or raise [agent] timeoutSeconds in config.toml.",
+    "connection": "Check the network, or that the local model server is running at its base URL.",
+    "auth": "The API key was refused; check it in Settings (or the environment variable).",
+    "no_key": "Add the API key in Settings, or set the provider's environment variable.",
+}
+
+
+@dataclass
+class TurnState:
+    """What one answer has produced so far (ChatSession builds `Done` from it)."""
+
+    text: list[str] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+
+    @property
+    def answer(self) -> str:
+        return "".join(self.text)
+
+
+def tool_specs(names: Sequence[str] = CHAT_TOOLS) -> list[ToolSpec]:
+    specs = []
+    for name in names:
+        tool = get_tool(name)
+        if tool is not None:
+            specs.append(ToolSpec(tool.name, tool.description, tool.schema))
+    return specs
+
+
+def summarize_result(name: str, result: ToolResult) -> str:
+    """One line for a compact tool card."""
+    details = result.details
+    if result.is_error:
+        return f"Error ({details.get('error', 'error')}): {details.get('message', result.text)}"[:200]
+    file = display_name(str(details.get("file", ""))) if details.get("file") else ""
+    if name == "pdf_search":
+        count = details.get("count", 0)
+        return f"{count} match{'es' * (count != 1)} for {details.get('query', '')!r}" + (f" in {file}" if file else "")
+    if name == "pdf_extract_text":
+        return f"Read pages {details.get('pages_returned') or '-'} of {file} ({details.get('chars_returned', 0):,} characters)"
+    if name == "pdf_render_page":
+        return f"Rendered page {details.get('page')} of {file} ({details.get('width')}x{details.get('height')} px)"
+    if name == "pdf_outline":
+        entries = details.get("entries")
+        count = len(entries) if isinstance(entries, list) else details.get("count", "")
+        return f"Outline of {file}: {count} entries"
+    if name == "pdf_info":
+        return f"{file}: {details.get('pages_total', '?')} pages"
+    return (result.text.splitlines() or [""])[0][:160]
+
+
+class AgentLoop:
+    """One answer: model turns and tool calls within the configured limits."""
+
+    def __init__(self, provider: Provider, model: str, config: Config, documents: Sequence[str],
+                 run_tool: ToolRunner = call_tool) -> None:
+        self.provider = provider
+        self.run_tool = run_tool
+        self.model = model
+        self.config = config
+        self.documents = list(documents)
+        self.tracker = CitationTracker(self.documents)
+        self.tools = tool_specs()
+
+    # -- tools ---------------------------------------------------------------------------------
+    def _check_call(self, call: ToolCall) -> tuple[dict[str, Any] | None, str | None]:
+        """The arguments to run with, or why the call is refused (reads only the attached documents)."""
+        if call.name not in CHAT_TOOLS:
+            return None, f"There is no tool named {call.name!r} here; use one of: {', '.join(CHAT_TOOLS)}."
+        if "arguments_error" in call.extra:
+            return None, f"The call could not be read: {call.extra['arguments_error']}. Send the arguments as a JSON object."
+        args = dict(call.arguments)
+        if call.name == "pdf_search" and args.get("library") and not args.get("path"):
+            return args, None
+        path = args.get("path")
+        document = self.tracker.document_for(path) if isinstance(path, str) else None
+        if document is None:
+            attached = "; ".join(self.documents) or "none"
+            return None, (f"This conversation may only read the attached documents ({attached}); "
+                          f"{path!r} is not one of them. Use one of those paths, or ask the user to attach the file.")
+        args["path"] = document
+        return args, None
+
+    async def _run_tool(self, call: ToolCall) -> tuple[ToolOutput, ToolCallFinished]:
+        args, refusal = self._check_call(call)
+        if args is None:
+            output = ToolOutput(call.id, call.name, f"Error (validation_error): {refusal}", is_error=True)
+            return output, ToolCallFinished(call.id, call.name, True, refusal or "",
+                                            {"error": "validation_error", "message": refusal})
+        result = await asyncio.to_thread(self.run_tool, call.name, args)
+        if not result.is_error:
+            self.tracker.record(call.name, args, result.details)
+        text = result.text
+        if len(text) > MAX_TOOL_TEXT:
+            text = text[:MAX_TOOL_TEXT] + f"\n[... cut at {MAX_TOOL_TEXT:,} characters; ask for fewer pages]"
+        images = [item["data"] for item in result.images]
+        output = ToolOutput(call.id, call.name, text, images, result.is_error)
+        return output, ToolCallFinished(call.id, call.name, result.is_error, summarize_result(call.name, result),
+                                        dict(result.details), tuple(images))
+
+    # -- the loop ------------------------------------------------------------------------------
+    async def run(self, history: list[Message], state: TurnState) -> AsyncIterator[AgentEvent]:
+        """Answer the last user message in `history`; appends what the model said and did to it."""
+        system = system_prompt(self.documents)
+        calls_left = self.config.agent_max_tool_calls
+        max_turns = self.config.agent_max_turns
+        for turn in range(1, max_turns + 1):
+            last = turn == max_turns or calls_left <= 0
+            messages = history + ([Message.user(LAST_TURN_NOTE)] if last and turn > 1 else [])
+            request = ChatRequest(self.model, messages, system, [] if last else self.tools)
+            turn_text: list[str] = []
+            end: StreamEnd | None = None
+            try:
+                async for piece in self.provider.stream(request):
+                    if isinstance(piece, StreamText):
+                        if not turn_text and state.text and not state.answer[-1:].isspace():
+                            state.text.append("\n\n")  # keep "Let me search." apart from the answer
+                            yield TextDelta("\n\n")
+                        turn_text.append(piece.text)
+                        state.text.append(piece.text)
+                        yield TextDelta(piece.text)
+                        for citation in self.tracker.feed(piece.text):
+                            state.citations.append(citation)
+                            yield CitationFound(citation)
+                    else:
+                        end = piece
+            except ProviderError as exc:
+                if turn_text:
+                    history.append(Message("assistant", [TextPart("".join(turn_text))]))
+                yield AgentError("model_error", f"{self.provider.provider}/{self.model}: {exc.describe()}",
+                                 _HINTS.get(exc.kind, "Try again in a moment."))
+                return
+            except BaseException:
+                if turn_text:  # cancelled mid-answer: keep what the user saw
+                    history.append(Message("assistant", [TextPart("".join(turn_text) + " [stopped]")]))
+                raise
+            calls = end.tool_calls if end else []
+            history.append(Message("assistant", [TextPart("".join(turn_text))] if turn_text else [], tool_calls=calls))
+            if not calls:
+                if end and end.stop_reason == "max_tokens":
+                    yield AgentError("model_error", "The answer was cut off at the model's output limit.",
+                                     "Ask for a shorter answer or a narrower question.")
+                return
+            outputs: list[ToolOutput] = []
+            try:
+                for call in calls:
+                    if calls_left <= 0:
+                        outputs.append(ToolOutput(call.id, call.name, "Not run: the tool-call limit for this answer "
+                                                  "is reached. Answer with what you have.", is_error=True))
+                        continue
+                    calls_left -= 1
+                    yield ToolCallStarted(call.id, call.name, dict(call.arguments))
+                    output, finished = await self._run_tool(call)
+                    outputs.append(output)
+                    yield finished
+            finally:  # every tool call gets an output, or the next request would be refused
+                done = {o.call_id for o in outputs}
+                outputs += [ToolOutput(c.id, c.name, "Not run: the user stopped the answer.", is_error=True)
+                            for c in calls if c.id not in done]
+                history.append(Message("tool", tool_outputs=outputs))
+
+
+def describe_arguments(arguments: dict[str, Any]) -> str:
+    """Compact `key=value` text of a tool call's arguments (for terminals)."""
+    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items())

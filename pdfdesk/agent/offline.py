@@ -1,0 +1,302 @@
+"""The offline answerer: with no model set up, the chat still answers, extractively.
+
+It searches the attached documents with `pdf_search` (hybrid when an embedding model is present)
+and quotes the best passages with page citations; it also handles "summarize", "what is on page
+N" and "find X". Every answer says plainly that no model is set up and how to add one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pdfdesk.agent.citations import CitationTracker
+from pdfdesk.agent.events import AgentEvent, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted
+from pdfdesk.agent.loop import ToolRunner, TurnState, summarize_result
+from pdfdesk.agent.prompts import display_name
+from pdfdesk.core.config import Config, config_path
+from pdfdesk.tools import ToolResult, call_tool
+
+OFFLINE_LABEL = "offline answerer"
+SUMMARY_PAGES = 30           # pages read for a summary
+SUMMARY_SENTENCES = 6
+PASSAGES = 3                 # passages quoted for a question
+EXCERPT_CHARS = 360
+
+_STOPWORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being below between both but
+by can could did do does doing down during each few for from further had has have having he her here hers him his
+how i if in into is it its itself just me more most my no nor not now of off on once only or other our out over own
+please same she should so some such tell than that the their them then there these they this those through to too
+under until up very was we were what when where which while who whom why will with would you your yours document
+documents pdf file say says said mention mentions show give list explain describe find does do
+""".split())
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
+_PAGE = re.compile(r"\bpages?\s+(\d{1,6})\b", re.IGNORECASE)
+_PAGE_INTENT = re.compile(r"\b(what(?:'s| is| does it say)?\s+(?:on|in)|show|read|summari[sz]e|text of|contents? of|"
+                          r"look at|open|go to)\b", re.IGNORECASE)
+_SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|outline|tl;?dr|gist|main points|what(?:'s| is) (?:this|it|"
+                      r"the \w+) about)\b", re.IGNORECASE)
+_FIND = re.compile(r"^\s*(?:please\s+)?(?:find|search(?:\s+for)?|look\s+for|locate|where\s+(?:is|are|does\s+it\s+"
+                   r"(?:say|mention|talk\s+about|discuss)|do(?:es)?\s+(?:they|it)\s+(?:mention|say|discuss))|"
+                   r"which\s+pages?\s+(?:mentions?|says?|discuss(?:es)?|contains?))\s+(?P<what>.+?)\s*[?.!]*\s*$",
+                   re.IGNORECASE | re.DOTALL)
+
+
+def setup_note(config_file: str) -> str:
+    return (
+        "No language model is set up, so this is an extractive answer: passages quoted from the documents, "
+        "not a written reply. To get written answers with citations, choose a model in Settings → Models and "
+        "add its API key there, or put `agent = \"openai/gpt-4.1-mini\"` under `[models]` in "
+        f"{config_file} and set OPENAI_API_KEY (ANTHROPIC_API_KEY or GEMINI_API_KEY work the same way). "
+        "A local server needs no key: `agent = \"ollama/llama3.2\"`."
+    )
+
+
+def content_words(text: str) -> list[str]:
+    """The words of a question worth searching for, in order, without repeats."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return list(dict.fromkeys(w for w in words if w not in _STOPWORDS and (len(w) > 1 or w.isdigit())))
+
+
+def _squash(text: str, limit: int = EXCERPT_CHARS) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    return cut[: cut.rfind(" ")] + " …" if " " in cut else cut + "…"
+
+
+def sentences(text: str) -> list[str]:
+    flat = " ".join(text.split())
+    return [s.strip() for s in _SENTENCE.split(flat) if len(s.strip()) >= 25]
+
+
+@dataclass
+class _Intent:
+    kind: str                 # summary, page, find, question
+    subject: str = ""
+    page: int = 0
+
+
+def classify(text: str) -> _Intent:
+    """What the user asks for: a summary, one page, a search, or a question."""
+    page = _PAGE.search(text)
+    if page and (_PAGE_INTENT.search(text) or len(content_words(text)) <= 2):
+        return _Intent("page", page=int(page.group(1)))
+    found = _FIND.match(text)
+    if found:
+        return _Intent("find", subject=found.group("what").strip(" \"'“”‘’"))
+    if _SUMMARY.search(text):
+        return _Intent("summary")
+    return _Intent("question", subject=text)
+
+
+class OfflineAnswerer:
+    """Extractive answers over the attached documents, streamed as agent events."""
+
+    def __init__(self, documents: Sequence[str], config: Config, run_tool: ToolRunner = call_tool) -> None:
+        self.documents = list(documents)
+        self.run_tool = run_tool
+        self.config = config
+        self.tracker = CitationTracker(self.documents)
+        self._calls = 0
+
+    def _cite(self, document: str, page: int) -> str:
+        return f"[p. {page}]" if len(self.documents) == 1 else f"[{display_name(document)} p. {page}]"
+
+    async def _tool(self, name: str, args: dict[str, Any], events: list[AgentEvent]) -> ToolResult:
+        self._calls += 1
+        call_id = f"offline-{self._calls}"
+        events.append(ToolCallStarted(call_id, name, dict(args)))
+        result = await asyncio.to_thread(self.run_tool, name, args)
+        if not result.is_error:
+            self.tracker.record(name, args, result.details)
+        events.append(ToolCallFinished(call_id, name, result.is_error, summarize_result(name, result),
+                                       dict(result.details), tuple(i["data"] for i in result.images)))
+        return result
+
+    async def answer(self, text: str, state: TurnState) -> AsyncIterator[AgentEvent]:
+        events: list[AgentEvent] = []
+        note = setup_note(str(config_path()))
+        if not self.documents:
+            body = "There is no document to answer from yet: attach a PDF (drag it into the window or open it) and ask again."
+        else:
+            intent = classify(text)
+            handler = {"summary": self._summary, "page": self._page, "find": self._find, "question": self._question}
+            body = await handler[intent.kind](intent, events)
+        for event in events:
+            yield event
+        for line in (body + "\n\n" + note).splitlines(keepends=True):
+            state.text.append(line)
+            yield TextDelta(line)
+            for citation in self.tracker.feed(line):
+                state.citations.append(citation)
+                yield CitationFound(citation)
+
+    # -- intents -------------------------------------------------------------------------------
+    def _error_line(self, document: str, result: ToolResult) -> str:
+        return f"{display_name(document)}: {result.details.get('message', 'could not be read')}"
+
+    async def _search(self, query: str, events: list[AgentEvent], limit: int) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+        """Matches from every document, best first per document, interleaved by rank."""
+        per_doc: list[list[tuple[str, dict[str, Any]]]] = []
+        problems: list[str] = []
+        for document in self.documents:
+            result = await self._tool("pdf_search", {"path": document, "query": query, "max_results": limit,
+                                                     "mode": "auto"}, events)
+            if result.is_error:
+                problems.append(self._error_line(document, result))
+                continue
+            per_doc.append([(document, m) for m in result.details.get("matches", [])])
+        ranked = [item for rank in range(limit) for matches in per_doc if rank < len(matches) for item in [matches[rank]]]
+        return ranked, problems
+
+    def _passages(self, matches: list[tuple[str, dict[str, Any]]], count: int) -> list[str]:
+        lines, used = [], set()
+        for document, match in matches:
+            key = (document, match["page"])
+            if key in used:
+                continue
+            used.add(key)
+            lines.append(f"{len(lines) + 1}. “{_squash(match.get('excerpt') or '')}” {self._cite(document, match['page'])}")
+            if len(lines) >= count:
+                break
+        return lines
+
+    async def _find(self, intent: _Intent, events: list[AgentEvent]) -> str:
+        words = " ".join(content_words(intent.subject)) or intent.subject
+        query = f'"{intent.subject}"' if len(intent.subject.split()) > 1 and '"' not in intent.subject else words
+        matches, problems = await self._search(query, events, 10)
+        if not matches and query != words:
+            matches, problems = await self._search(words, events, 10)
+        if not matches:
+            return "\n".join([f"“{intent.subject}” does not appear in the attached documents.", *problems])
+        pages = sorted({(display_name(d), m["page"]) for d, m in matches})
+        head = f"“{intent.subject}” appears on {len(pages)} page{'s' * (len(pages) != 1)}; the best matches:"
+        return "\n".join([head, *self._passages(matches, 10), *problems])
+
+    async def _question(self, intent: _Intent, events: list[AgentEvent]) -> str:
+        words = content_words(intent.subject)
+        if not words:
+            return "Ask about something in the documents, e.g. “find payment terms” or “summarize”."
+        matches, problems = await self._search(" ".join(words), events, 5)
+        if not matches and len(words) > 1:  # not every word on one page: any of them, best first
+            matches, problems = await self._search(" OR ".join(words), events, 5)
+        if not matches:
+            return "\n".join(["Nothing in the attached documents matches that question.", *problems])
+        return "\n".join(["The passages that best match your question:", *self._passages(matches, PASSAGES), *problems])
+
+    def _pick_document(self, page: int, totals: dict[str, int]) -> str | None:
+        return next((d for d in self.documents if totals.get(d, 0) >= page), None)
+
+    async def _page(self, intent: _Intent, events: list[AgentEvent]) -> str:
+        totals: dict[str, int] = {}
+        for document in self.documents:
+            info = await self._tool("pdf_info", {"path": document}, events)
+            if not info.is_error:
+                totals[document] = int(info.details.get("pages_total") or info.details.get("pages") or 0)
+        document = self._pick_document(intent.page, totals)
+        if document is None:
+            sizes = ", ".join(f"{display_name(d)} has {n} page{'s' * (n != 1)}" for d, n in totals.items())
+            return f"There is no page {intent.page}" + (f": {sizes}." if sizes else ".")
+        result = await self._tool("pdf_extract_text", {"path": document, "pages": str(intent.page), "max_chars": 20000}, events)
+        if result.is_error:
+            return self._error_line(document, result)
+        page_text = _page_body(result.text)
+        if not page_text.strip():
+            return (f"Page {intent.page} of {display_name(document)} has no text layer (a scan or a picture) "
+                    f"{self._cite(document, intent.page)}; look at it in the viewer.")
+        lead = sentences(page_text)[:4]
+        excerpt = " ".join(lead) if lead else _squash(page_text, 900)
+        return f"Page {intent.page} of {display_name(document)} begins: “{_squash(excerpt, 900)}” {self._cite(document, intent.page)}"
+
+    async def _summary(self, intent: _Intent, events: list[AgentEvent]) -> str:
+        parts: list[str] = []
+        for document in self.documents:
+            info = await self._tool("pdf_info", {"path": document}, events)
+            if info.is_error:
+                parts.append(self._error_line(document, info))
+                continue
+            total = int(info.details.get("pages_total") or 0)
+            title = info.details.get("title") or display_name(document)
+            head = f"{display_name(document)} — “{title}”, {total} page{'s' * (total != 1)}."
+            outline = await self._tool("pdf_outline", {"path": document}, events)
+            entries = [e for e in outline.details.get("entries", []) if e.get("level", 1) == 1] if not outline.is_error else []
+            lines = [head]
+            if entries:
+                lines.append("Sections: " + "; ".join(f"{e['title']} {self._cite(document, e['page'])}" for e in entries[:12]
+                                                     if isinstance(e.get("page"), int) and e["page"] > 0))
+            last = min(total, SUMMARY_PAGES)
+            text = await self._tool("pdf_extract_text", {"path": document, "pages": f"1-{last}", "max_chars": 300_000}, events)
+            picked = key_sentences(_pages_of(text.text)) if not text.is_error else []
+            if picked:
+                lines.append("Key sentences:")
+                lines += [f"- “{_squash(s, 300)}” {self._cite(document, page)}" for page, s in picked]
+            elif not text.is_error:
+                lines.append("The pages read have no text layer; look at them in the viewer.")
+            if total > SUMMARY_PAGES:
+                lines.append(f"(Read the first {SUMMARY_PAGES} pages of {total}; ask “find …” to reach the rest.)")
+            parts.append("\n".join(lines))
+        return "\n\n".join(parts)
+
+
+_FENCE = re.compile(r"<<<(?:END_)?PDF_CONTENT[^\n]*>>>")
+_MARKER = re.compile(r"^--- Page (\d+) ---$", re.MULTILINE)
+
+
+def _page_body(tool_text: str) -> str:
+    """The document text inside a pdf_extract_text result, without fences and page markers."""
+    inside = tool_text.split(">>>\n", 1)[-1] if "<<<PDF_CONTENT" in tool_text else tool_text
+    return _MARKER.sub("", _FENCE.sub("", inside)).strip()
+
+
+def _pages_of(tool_text: str) -> dict[int, str]:
+    """Page number -> text from a pdf_extract_text result with several pages."""
+    body = _FENCE.sub("", tool_text)
+    pieces = _MARKER.split(body)
+    return {int(pieces[i]): pieces[i + 1] for i in range(1, len(pieces) - 1, 2)}
+
+
+def strip_running_lines(pages: dict[int, str]) -> dict[int, str]:
+    """Drop running headers and footers: short lines (digits ignored) found on at least half the pages."""
+    if len(pages) < 3:
+        return pages
+    def shape(line: str) -> str:
+        return re.sub(r"\d+", "#", " ".join(line.split()).lower())
+    counts = Counter(s for text in pages.values() for s in {shape(l) for l in text.splitlines() if 0 < len(l.strip()) <= 100})
+    running = {s for s, n in counts.items() if n >= max(3, len(pages) / 2)}
+    return {page: "\n".join(l for l in text.splitlines() if shape(l) not in running) for page, text in pages.items()}
+
+
+def key_sentences(pages: dict[int, str], count: int = SUMMARY_SENTENCES) -> list[tuple[int, str]]:
+    """The sentences carrying the document's most frequent content words, in reading order."""
+    pages = strip_running_lines(pages)
+    found = [(page, s) for page, text in sorted(pages.items()) for s in sentences(text)]
+    unique: dict[str, tuple[int, str]] = {}
+    for page, sentence in found:
+        unique.setdefault(sentence.lower(), (page, sentence))
+    frequency = Counter(w for _, s in unique.values() for w in content_words(s))
+    if not frequency:
+        return []
+
+    def score(item: tuple[int, tuple[int, str]]) -> float:
+        position, (_, sentence) = item
+        words = content_words(sentence)
+        return sum(frequency[w] for w in words) / (len(words) + 4) ** 0.5 + (1.0 if position < 2 else 0.0)
+
+    ranked = sorted(enumerate(unique.values()), key=score, reverse=True)
+    chosen: list[tuple[int, tuple[int, str]]] = []
+    for position, item in ranked:
+        words = set(content_words(item[1]))
+        if any(len(words & set(content_words(other[1]))) > 0.7 * max(len(words), 1) for _, other in chosen):
+            continue  # near-duplicate of a sentence already chosen
+        chosen.append((position, item))
+        if len(chosen) >= count:
+            break
+    return [item for _, item in sorted(chosen)]

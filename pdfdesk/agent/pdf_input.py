@@ -1,0 +1,149 @@
+"""What the `pdf` tool sends a model: native PDF bytes (or a PDF of just the chosen pages), or
+extracted page text plus images of text-poor pages within a shared pixel budget."""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Any
+
+import pymupdf
+
+from pdfdesk.agent.providers.base import ImagePart, Part, PdfPart, TextPart
+from pdfdesk.core.config import Config
+from pdfdesk.core.documents import open_pdf
+from pdfdesk.core.pages import format_page_set, parse_page_spec
+from pdfdesk.core.render import render_pixmap
+from pdfdesk.core.text import page_text
+from pdfdesk.tools.registry import fence
+
+PIXEL_BUDGET = 4_000_000       # all page images of one call together
+LEGIBLE_PIXELS = 1_000_000     # a page image is not made smaller than this (~100 dpi on A4/Letter)
+RENDER_DPI = 150               # and not larger than this resolution
+MIN_PAGE_CHARS = 200           # pages with less text are sent as images
+MAX_TEXT_CHARS = 400_000       # extracted text of one call
+
+
+@dataclass
+class LoadedPdf:
+    reference: str
+    name: str
+    page_count: int
+    pages: list[int]              # the selected pages (all when no `pages` was given)
+    selected: bool                # `pages` was given
+    password: str | None = None
+    max_bytes: int = 0
+    data: bytes = b""             # what native mode sends
+
+
+@dataclass
+class Extraction:
+    parts: list[Part]
+    pages_sent: dict[str, str] = field(default_factory=dict)      # name -> page spec
+    images: list[dict[str, Any]] = field(default_factory=list)    # {file, page, width, height}
+    pixels_total: int = 0
+    notes: list[str] = field(default_factory=list)
+    has_content: bool = False
+
+
+def load_pdfs(references: list[str], pages: str | int | None, max_bytes: int, password: str | None,
+              config: Config) -> list[LoadedPdf]:
+    """Open every PDF (policy, sandbox, byte cap, password) and prepare its native bytes."""
+    loaded = []
+    for reference in references:
+        with open_pdf(reference, password, max_bytes=max_bytes, config=config) as opened:
+            selected = parse_page_spec(pages, opened.page_count)
+            doc = LoadedPdf(reference, opened.source.name, opened.page_count, selected, pages is not None,
+                            password, max_bytes)
+            whole = len(selected) == opened.page_count and not opened.doc.is_encrypted and not opened.encryption
+            if whole:
+                doc.data = opened.source.data if opened.source.data is not None else opened.source.path.read_bytes()  # type: ignore[union-attr]
+            else:  # a PDF of just the chosen pages, decrypted so the model can read it
+                doc.data = _sub_pdf(opened.doc, selected)
+        loaded.append(doc)
+    return loaded
+
+
+def _sub_pdf(source: pymupdf.Document, pages: list[int]) -> bytes:
+    target = pymupdf.open()
+    try:
+        for number in pages:
+            target.insert_pdf(source, from_page=number - 1, to_page=number - 1)
+        return target.tobytes(garbage=3, deflate=True)
+    finally:
+        target.close()
+
+
+def native_parts(docs: list[LoadedPdf], prompt: str) -> list[Part]:
+    parts: list[Part] = [PdfPart(base64.b64encode(d.data).decode("ascii"), d.name) for d in docs]
+    return [*parts, TextPart(prompt)]
+
+
+def _allotment(count: int) -> tuple[int, int]:
+    """(pages that can be rendered legibly, pixels each) within the shared budget."""
+    if count == 0:
+        return 0, 0
+    renderable = min(count, max(1, PIXEL_BUDGET // LEGIBLE_PIXELS))
+    return renderable, PIXEL_BUDGET // renderable
+
+
+def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images: bool, config: Config) -> Extraction:
+    """Text of the selected pages (at most `max_pages` in all); text-poor pages as PNGs when the model
+    takes images, each at least legible, all within PIXEL_BUDGET."""
+    result = Extraction(parts=[])
+    budget_pages = max_pages
+    texts: list[tuple[LoadedPdf, int, str]] = []
+    for doc in docs:
+        chosen = doc.pages[:budget_pages]
+        budget_pages -= len(chosen)
+        if len(chosen) < len(doc.pages):
+            left = format_page_set(doc.pages[len(chosen):])
+            result.notes.append(f"{doc.name}: pages {left} were not sent (at most {max_pages} pages per call); "
+                                "pass `pages` to choose others.")
+        with open_pdf(doc.reference, doc.password, max_bytes=doc.max_bytes, config=config) as opened:
+            for number in chosen:
+                texts.append((doc, number, page_text(opened.load_page(number))))
+        if chosen:
+            result.pages_sent[doc.name] = format_page_set(chosen)
+    poor = [(doc, number) for doc, number, text in texts if len("".join(text.split())) < MIN_PAGE_CHARS]
+    rendered: dict[tuple[str, int], ImagePart] = {}
+    if images and poor:
+        renderable, each = _allotment(len(poor))
+        for doc, number in poor[:renderable]:
+            with open_pdf(doc.reference, doc.password, max_bytes=doc.max_bytes, config=config) as opened:
+                page = opened.load_page(number)
+                pixmap = render_pixmap(page, RENDER_DPI / 72.0, max_pixels=each)
+                png = pixmap.tobytes("png")
+            rendered[(doc.reference, number)] = ImagePart(base64.b64encode(png).decode("ascii"))
+            result.images.append({"file": doc.name, "page": number, "width": pixmap.width, "height": pixmap.height})
+            result.pixels_total += pixmap.width * pixmap.height
+        if len(poor) > renderable:
+            skipped = ", ".join(f"{d.name} p. {n}" for d, n in poor[renderable:])
+            result.notes.append(f"Not rendered (image budget of {PIXEL_BUDGET:,} pixels used up): {skipped}.")
+    used = 0
+    for doc in docs:
+        blocks = []
+        for owner, number, text in texts:
+            if owner is not doc:
+                continue
+            image = rendered.get((doc.reference, number))
+            body = text.strip()
+            if used + len(body) > MAX_TEXT_CHARS:
+                body = body[: max(0, MAX_TEXT_CHARS - used)] + " [text cut: too long for one call]"
+            used += len(body)
+            label = f"--- Page {number} ---"
+            if image is not None:
+                label += " (sent as an image below; its text layer is thin or missing)"
+            blocks.append(f"{label}\n{body}")
+            result.has_content = result.has_content or bool(body.strip()) or image is not None
+        if blocks:
+            header = f"Document {doc.name} ({doc.page_count} pages); extracted text of pages {result.pages_sent.get(doc.name, '')}:"
+            result.parts.append(TextPart(header + "\n" + fence("\n".join(blocks), doc.name)))
+        for (reference, number), image in rendered.items():
+            if reference == doc.reference:
+                result.parts.append(TextPart(f"Image of {doc.name} page {number}:"))
+                result.parts.append(image)
+    if result.notes:
+        result.parts.append(TextPart("Notes: " + " ".join(result.notes)))
+    result.parts.append(TextPart(prompt))
+    return result

@@ -1,0 +1,137 @@
+"""Anthropic messages through the official SDK: streamed turns with tools, native PDF documents."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anthropic
+
+from pdfdesk.agent.keys import redact
+from pdfdesk.agent.providers.base import (
+    ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError, StreamEnd, StreamEvent, StreamText,
+    TextPart, ToolCall, body_message, status_error,
+)
+
+_STOP = {"end_turn": "end", "tool_use": "tool_calls", "max_tokens": "max_tokens", "stop_sequence": "end"}
+
+
+def _image_block(data: str, mime_type: str = "image/png") -> dict[str, Any]:
+    return {"type": "image", "source": {"type": "base64", "media_type": mime_type, "data": data}}
+
+
+def document_block(part: PdfPart) -> dict[str, Any]:
+    """A native PDF: base64 bytes in a `document` content block."""
+    return {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": part.data},
+            "title": part.name}
+
+
+def _blocks(message: Message) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    if message.role == "tool":
+        for output in message.tool_outputs:
+            content: list[dict[str, Any]] = [{"type": "text", "text": output.text or "(no output)"}]
+            content += [_image_block(data) for data in output.images]
+            blocks.append({"type": "tool_result", "tool_use_id": output.call_id, "content": content,
+                           "is_error": output.is_error})
+        return blocks
+    for part in message.parts:
+        if isinstance(part, TextPart) and part.text:
+            blocks.append({"type": "text", "text": part.text})
+        elif isinstance(part, ImagePart):
+            blocks.append(_image_block(part.data, part.mime_type))
+        elif isinstance(part, PdfPart):
+            blocks.append(document_block(part))
+    blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments} for c in message.tool_calls]
+    return blocks
+
+
+def wire_messages(messages: list[Message]) -> list[dict[str, Any]]:
+    """Tool outputs travel in user turns; consecutive turns of one role are merged."""
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        role = "assistant" if message.role == "assistant" else "user"
+        blocks = _blocks(message)
+        if not blocks:
+            continue
+        if out and out[-1]["role"] == role:
+            out[-1]["content"].extend(blocks)
+        else:
+            out.append({"role": role, "content": blocks})
+    return out
+
+
+class AnthropicProvider(Provider):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.client = anthropic.AsyncAnthropic(
+            api_key=self.api_key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0,
+        )
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+    def _params(self, request: ChatRequest) -> dict[str, Any]:
+        params: dict[str, Any] = {"model": request.model, "max_tokens": request.max_tokens,
+                                  "messages": wire_messages(request.messages)}
+        if request.system:
+            params["system"] = request.system
+        if request.tools:
+            params["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.schema}
+                               for t in request.tools]
+        return params
+
+    def _error(self, exc: Exception) -> ProviderError:
+        if isinstance(exc, anthropic.APITimeoutError):
+            return ProviderError(f"anthropic did not answer within {self.timeout_s:g} s", kind="timeout")
+        if isinstance(exc, anthropic.APIConnectionError):
+            return ProviderError(f"cannot reach anthropic at {self.client.base_url}: {redact(str(exc.__cause__ or exc), self.api_key)}",
+                                 kind="connection", retryable=True)
+        if isinstance(exc, anthropic.APIStatusError):
+            return status_error(exc.status_code, body_message(exc.body, exc.message), exc.response.headers, self.api_key)
+        return ProviderError(redact(f"{type(exc).__name__}: {exc}", self.api_key)[:500])
+
+    async def _stream_once(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        blocks: dict[int, dict[str, Any]] = {}
+        stop = "end"
+        try:
+            stream = await self.client.messages.create(**self._params(request), stream=True)
+            async with stream:
+                async for event in stream:
+                    if event.type == "content_block_start":
+                        block = event.content_block
+                        if block.type == "tool_use":
+                            blocks[event.index] = {"id": block.id, "name": block.name, "json": ""}
+                        elif block.type == "text" and block.text:
+                            yield StreamText(block.text)
+                    elif event.type == "content_block_delta":
+                        delta = event.delta
+                        if delta.type == "text_delta":
+                            yield StreamText(delta.text)
+                        elif delta.type == "input_json_delta" and event.index in blocks:
+                            blocks[event.index]["json"] += delta.partial_json
+                    elif event.type == "message_delta" and event.delta.stop_reason:
+                        stop = _STOP.get(event.delta.stop_reason, event.delta.stop_reason)
+        except anthropic.AnthropicError as exc:
+            raise self._error(exc) from None
+        calls = [_tool_call(b) for _, b in sorted(blocks.items())]
+        yield StreamEnd(calls, "tool_calls" if calls else stop)
+
+    async def _complete_once(self, request: ChatRequest) -> str:
+        try:
+            response = await self.client.messages.create(**self._params(request))
+        except anthropic.AnthropicError as exc:
+            raise self._error(exc) from None
+        return "".join(block.text for block in response.content if block.type == "text")
+
+
+def _tool_call(block: dict[str, Any]) -> ToolCall:
+    extra: dict[str, Any] = {}
+    try:
+        arguments = json.loads(block["json"] or "{}")
+        if not isinstance(arguments, dict):
+            raise ValueError("not an object")
+    except ValueError as exc:
+        arguments, extra["arguments_error"] = {}, f"the arguments are not a JSON object ({exc})"
+    return ToolCall(block["id"], block["name"], arguments, extra)

@@ -1,0 +1,151 @@
+"""OpenAI chat completions through the official SDK: streamed turns with function tools.
+
+`compatible.py` reuses this for local OpenAI-compatible servers (Ollama, LM Studio, llama.cpp,
+vLLM), which speak the same protocol at another base URL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import openai
+
+from pdfdesk.agent.keys import redact
+from pdfdesk.agent.providers.base import (
+    IMAGES_NOTE, NO_IMAGES_NOTE, ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError,
+    StreamEnd, StreamEvent, StreamText, TextPart, ToolCall, body_message, status_error,
+)
+
+_STOP = {"stop": "end", "tool_calls": "tool_calls", "function_call": "tool_calls", "length": "max_tokens"}
+
+
+def _image_url(data: str, mime_type: str = "image/png") -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": f"data:{mime_type};base64,{data}"}}
+
+
+class OpenAIProvider(Provider):
+    uses_max_completion_tokens = True   # the current name; local servers know max_tokens
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.client = openai.AsyncOpenAI(
+            api_key=self.api_key or "not-needed", base_url=self.base_url, timeout=self.timeout_s, max_retries=0,
+        )
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+    # -- translation ---------------------------------------------------------------------------
+    def _user_content(self, message: Message) -> str | list[dict[str, Any]]:
+        if all(isinstance(p, TextPart) for p in message.parts):
+            return message.text
+        content: list[dict[str, Any]] = []
+        for part in message.parts:
+            if isinstance(part, TextPart):
+                content.append({"type": "text", "text": part.text})
+            elif isinstance(part, ImagePart):
+                if self.images:
+                    content.append(_image_url(part.data, part.mime_type))
+            elif isinstance(part, PdfPart):
+                content.append({"type": "file", "file": {"filename": part.name,
+                                                         "file_data": f"data:application/pdf;base64,{part.data}"}})
+        return content
+
+    def wire_messages(self, request: ChatRequest) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"role": "system", "content": request.system}] if request.system else []
+        for message in request.messages:
+            if message.role == "user":
+                out.append({"role": "user", "content": self._user_content(message)})
+            elif message.role == "assistant":
+                entry: dict[str, Any] = {"role": "assistant", "content": message.text or None}
+                if message.tool_calls:
+                    entry["tool_calls"] = [
+                        {"id": call.id, "type": "function",
+                         "function": {"name": call.name,
+                                      "arguments": call.extra.get("raw_arguments") or json.dumps(call.arguments)}}
+                        for call in message.tool_calls
+                    ]
+                out.append(entry)
+            else:
+                images: list[dict[str, Any]] = []
+                for output in message.tool_outputs:
+                    text = output.text
+                    if output.images and not self.images:
+                        text += NO_IMAGES_NOTE.format(n=len(output.images))
+                    out.append({"role": "tool", "tool_call_id": output.call_id, "content": text})
+                    if self.images:
+                        images += [_image_url(data) for data in output.images]
+                if images:  # tool messages carry text only; page images follow as a user message
+                    out.append({"role": "user", "content": [{"type": "text", "text": IMAGES_NOTE}, *images]})
+        return out
+
+    def _params(self, request: ChatRequest) -> dict[str, Any]:
+        params: dict[str, Any] = {"model": request.model, "messages": self.wire_messages(request)}
+        params["max_completion_tokens" if self.uses_max_completion_tokens else "max_tokens"] = request.max_tokens
+        if request.tools:
+            params["tools"] = [
+                {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.schema}}
+                for t in request.tools
+            ]
+        return params
+
+    def _error(self, exc: Exception) -> ProviderError:
+        if isinstance(exc, openai.APITimeoutError):
+            return ProviderError(f"{self.provider} did not answer within {self.timeout_s:g} s", kind="timeout")
+        if isinstance(exc, openai.APIConnectionError):
+            return ProviderError(f"cannot reach {self.provider} at {self.client.base_url}: {redact(str(exc.__cause__ or exc), self.api_key)}",
+                                 kind="connection", retryable=True)
+        if isinstance(exc, openai.APIStatusError):
+            return status_error(exc.status_code, body_message(exc.body, exc.message), exc.response.headers, self.api_key)
+        return ProviderError(redact(f"{type(exc).__name__}: {exc}", self.api_key)[:500])
+
+    # -- requests ------------------------------------------------------------------------------
+    async def _stream_once(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        calls: dict[int, dict[str, str]] = {}
+        finish = "end"
+        try:
+            stream = await self.client.chat.completions.create(**self._params(request), stream=True)
+            async with stream:
+                async for chunk in stream:
+                    if not chunk.choices:
+                        continue
+                    choice = chunk.choices[0]
+                    delta = choice.delta
+                    if delta is not None and delta.content:
+                        yield StreamText(delta.content)
+                    for piece in (delta.tool_calls or []) if delta is not None else []:
+                        slot = calls.setdefault(piece.index if piece.index is not None else len(calls),
+                                                {"id": "", "name": "", "arguments": ""})
+                        slot["id"] = piece.id or slot["id"]
+                        if piece.function is not None:
+                            slot["name"] += piece.function.name or ""
+                            slot["arguments"] += piece.function.arguments or ""
+                    if choice.finish_reason:
+                        finish = _STOP.get(choice.finish_reason, choice.finish_reason)
+        except openai.OpenAIError as exc:
+            raise self._error(exc) from None
+        tool_calls = [_tool_call(slot, index) for index, slot in sorted(calls.items())]
+        yield StreamEnd(tool_calls, "tool_calls" if tool_calls else finish)
+
+    async def _complete_once(self, request: ChatRequest) -> str:
+        try:
+            response = await self.client.chat.completions.create(**self._params(request))
+        except openai.OpenAIError as exc:
+            raise self._error(exc) from None
+        if not response.choices:
+            raise ProviderError(f"{self.provider} returned no answer")
+        return response.choices[0].message.content or ""
+
+
+def _tool_call(slot: dict[str, str], index: int) -> ToolCall:
+    raw = slot["arguments"] or "{}"
+    extra: dict[str, Any] = {"raw_arguments": raw}
+    try:
+        arguments = json.loads(raw)
+        if not isinstance(arguments, dict):
+            raise ValueError("not an object")
+    except ValueError as exc:
+        arguments, extra["arguments_error"] = {}, f"the arguments are not a JSON object ({exc})"
+    return ToolCall(slot["id"] or f"call_{index}", slot["name"], arguments, extra)
