@@ -1,7 +1,8 @@
 """Build a document's index in committed batches, in the calling thread or in the background.
 
-Whoever asks first builds; a second builder (another thread, or another process such as the MCP
-server next to the GUI) finds the Whoosh write lock taken and leaves the work to the first.
+Whoever asks first builds: it holds the document's build lock from the first batch to the last,
+and a second builder (another thread, or another process such as the MCP server next to the GUI)
+finds it taken and leaves the work to the first, or waits for it (`wait=True`).
 MuPDF's lock is held one batch at a time, so searches and renders interleave with a build.
 """
 
@@ -97,12 +98,34 @@ def _build_sections(target: Target, index: DocumentIndex, state: IndexState, tex
     return True
 
 
-def build_index(target: Target, progress: Progress | None = None, cancel: threading.Event | None = None) -> IndexState:
-    """Index every page not yet in, then the sections; returns the final state (may be partial
-    when another builder holds the lock or `cancel` is set)."""
+def build_index(target: Target, progress: Progress | None = None, cancel: threading.Event | None = None,
+                wait: bool = False) -> IndexState:
+    """Index every page not yet in, then the sections; returns the final state.
+
+    The state is partial when `cancel` is set, or when another thread or process is building
+    this document and `wait` is off (the other builder finishes it). With `wait`, that build is
+    waited for, its progress reported, and whatever it left undone is then finished here."""
     with open_source(target.source, target.password) as opened:
         pages_total = opened.page_count
     index = DocumentIndex(target.fingerprint)
+    seen = -1
+
+    def report_other_builder() -> None:
+        nonlocal seen
+        state = index.read_state()
+        if progress is not None and state is not None and state.pages_indexed != seen:
+            seen = state.pages_indexed
+            progress(state.pages_indexed, state.pages_total)
+
+    with index.build_lock(wait, cancel, report_other_builder) as held:
+        if not held:
+            return index.read_state() or IndexState(target.fingerprint, pages_total=pages_total,
+                                                    name=target.source.name, source=target.source.display)
+        return _build(target, index, pages_total, progress, cancel)
+
+
+def _build(target: Target, index: DocumentIndex, pages_total: int, progress: Progress | None,
+           cancel: threading.Event | None) -> IndexState:
     state = index.open(pages_total, target.source.name, target.source.display)
     texts: dict[int, str] = {}
     while not state.pages_complete:
@@ -110,9 +133,12 @@ def build_index(target: Target, progress: Progress | None = None, cancel: thread
             return state
         writer = index.try_writer()
         if writer is None:
-            return state  # someone else is building this document
+            return state  # only a builder without the build lock (an older pdfdesk) can hold it
         first = state.pages_indexed + 1
         last = min(first + BATCH_PAGES - 1, pages_total)
+        if last < first:  # no pages (a damaged page tree): nothing to index, and no endless loop
+            writer.cancel()
+            return state
         try:
             batch = _extract_texts(target, first, last)
             index.add_pages(writer, batch)

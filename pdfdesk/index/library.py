@@ -174,7 +174,7 @@ class Library:
                 self._update(entry.path, fingerprint=target.fingerprint, pages=pages,
                              size=info.st_size, mtime_ns=info.st_mtime_ns)
                 state = build_index(target, progress=(lambda d, t, n=entry.name: progress(n, d, t)) if progress else None,
-                                    cancel=cancel)
+                                    cancel=cancel, wait=True)  # another process's build of it is waited for
                 finished = state.complete
                 self._update(entry.path, status=INDEXED if finished else INDEXING, error=None)
             except PdfDeskError as exc:

@@ -7,6 +7,7 @@ the index is built in the background while this scan covers the pages it has not
 from __future__ import annotations
 
 import math
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -31,10 +32,20 @@ def _needles(terms: QueryTerms) -> tuple[list[str], list[str]]:
     """Substrings that must (or must not) occur: word stems, CJK words, phrases, prefixes."""
     required: list[str] = []
     for word in terms.words:
-        required.extend([word] if has_cjk(word) else analyze(word) or [word])
+        required.extend([word] if has_cjk(word) else [_stem_needle(stem, word) for stem in analyze(word)] or [word])
     required.extend(re.sub(r"\s+", " ", p) for p in terms.phrases)
     required.extend(terms.prefixes)
     return [n for n in required if n], terms.excluded
+
+
+def _stem_needle(stem: str, word: str) -> str:
+    """What a page containing `word` in any form must contain. Stems are mostly prefixes ("agre" of
+    "agreed"), but the stemmer turns y into i ("compani" of "company" and "companies"), so a final
+    i is dropped and only the part shared with the typed word is kept ("compan")."""
+    if stem.endswith("i") and len(stem) > 3:
+        stem = stem[:-1]
+    shared = os.path.commonprefix([stem, word.lower()])
+    return shared if len(shared) >= 3 else stem
 
 
 def score_text(text: str, required: list[str], excluded: list[str], any_of: bool) -> float:

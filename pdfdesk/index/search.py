@@ -201,13 +201,13 @@ def search_document(target: Target, page_count: int, query: str, mode: str, gran
     """Search one document in `mode` keyword, semantic or hybrid, answering while it is indexed."""
     index = DocumentIndex(target.fingerprint)
     state = index.read_state()
+    if state is not None and (state.pages_indexed or state.sections_indexed):
+        state = index.open_existing()  # None when unreadable: pages are read directly, the build repairs it
     wants_vectors = mode != "keyword"
     needs_build = build and (state is None or not state.complete or (wants_vectors and semantic_pending(state)))
     result = DocumentSearch()
     details = result.details
     sections = granularity == "section" and state is not None and state.sections_indexed
-    if state is not None and (state.pages_indexed or sections):
-        index.open(page_count)
     if granularity == "section" and not sections:
         details["sections_pending"] = True
         details["note"] = "Sections are still being indexed; these are page results labelled with their section."

@@ -159,7 +159,9 @@ class SemanticStore:
 
     def pages_done(self) -> int:
         """The last page whose passages are all stored (recorded in the newest chunk)."""
-        chunks = sorted(self.folder.glob("chunk-*.json")) if self.folder.exists() else []
+        # Only committed chunks count: the .json is renamed into place before its .npy.
+        chunks = sorted(p for p in self.folder.glob("chunk-*.json") if p.with_suffix(".npy").exists()) \
+            if self.folder.exists() else []
         if not chunks:
             return 0
         try:

@@ -6,6 +6,10 @@ in; a version change rebuilds. Pages are committed in batches: each Whoosh commi
 segment files first and renames its table of contents into place last, and `state.json` is
 replaced atomically after the commit, so a process killed at any moment leaves the last committed
 batch readable (a re-added page replaces its earlier copy, never duplicates it).
+
+Several processes share these folders (the GUI, `pdfdesk mcp`, `pdfdesk index`): one builder per
+document holds `build_lock()` for the whole build and is the only one that may create or rebuild
+the folder; readers open what is there (`open_existing`) and never delete anything.
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +36,14 @@ from whoosh.scoring import BM25F
 
 from pdfdesk.core import paths
 from pdfdesk.index.analysis import page_analyzer
+from pdfdesk.index.locks import file_lock, lock_path
 from pdfdesk.index.postings import PackedPositions
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
 INDEX_VERSION = 3
 STATE_FILE = "state.json"
 WHOOSH_DIR = "whoosh"
+OPEN_ATTEMPTS = 6
 
 
 PAGES, SECTIONS = "pages", "sections"
@@ -57,6 +64,11 @@ def build_schema(kind: str) -> Schema:
         title=_text_field(analyzer, stored=True, boost=2.0),
         text=_text_field(analyzer),
     )
+
+
+@lru_cache(maxsize=None)
+def _schema(kind: str) -> Schema:
+    return build_schema(kind)
 
 
 def _text_field(analyzer: Any, stored: bool = False, boost: float = 1.0) -> TEXT:
@@ -125,16 +137,38 @@ class DocumentIndex:
 
     # -- opening -----------------------------------------------------------------------------
     def open(self, pages_total: int, name: str = "", source: str = "") -> IndexState:
-        """Open the indices, creating or rebuilding them when missing, stale or unreadable."""
+        """Open the indices, creating or rebuilding them when missing, stale or unreadable.
+
+        Only a builder holding `build_lock()` may call this: rebuilding deletes the folder, which
+        must never happen under another process's build."""
+        state = self.open_existing()
+        return state if state is not None else self._create(pages_total, name, source)
+
+    def open_existing(self) -> IndexState | None:
+        """Open the indices for reading; None when there is no usable index (never creates one).
+
+        Another process's commit renames a new table of contents into place and deletes the old
+        one, so an open that lands in between fails once; it is retried before giving up."""
         state = self.read_state()
+        if state is None:
+            return None
         whoosh_dir = str(self.folder / WHOOSH_DIR)
-        if state is not None and all(whoosh_index.exists_in(whoosh_dir, kind) for kind in (PAGES, SECTIONS)):
+        for attempt in range(OPEN_ATTEMPTS):
             try:
                 self._indices = {kind: whoosh_index.open_dir(whoosh_dir, kind) for kind in (PAGES, SECTIONS)}
                 return state
-            except Exception:  # a damaged index is rebuilt, never served
-                pass
-        return self._create(pages_total, name, source)
+            except Exception:  # missing, mid-commit or damaged: retry, then report it unusable
+                if attempt + 1 < OPEN_ATTEMPTS:
+                    time.sleep(0.02 * (attempt + 1))
+        return None
+
+    @contextmanager
+    def build_lock(self, wait: bool = False, cancel: threading.Event | None = None,
+                   while_waiting: Callable[[], None] | None = None) -> Iterator[bool]:
+        """The right to build this document, across threads and processes; yields whether held."""
+        with file_lock(lock_path(self.folder.parent, self.fingerprint, "build"), wait, cancel,
+                       while_waiting) as held:
+            yield held
 
     def _create(self, pages_total: int, name: str, source: str) -> IndexState:
         whoosh_dir = self.folder / WHOOSH_DIR
@@ -180,10 +214,12 @@ class DocumentIndex:
 
     # -- reading -----------------------------------------------------------------------------
     def parse(self, query: str, granularity: str) -> Query:
+        # The schema built in memory, not the index's: reading it from disk re-reads the table of
+        # contents on every query, which another process's commit may be replacing.
         if granularity == "section":
-            parser: QueryParser = MultifieldParser(["title", "text"], self.whoosh(SECTIONS).schema)
+            parser: QueryParser = MultifieldParser(["title", "text"], _schema(SECTIONS))
         else:
-            parser = QueryParser("text", self.whoosh(PAGES).schema)
+            parser = QueryParser("text", _schema(PAGES))
         return parser.parse(query)
 
     def search(self, query: Query, granularity: str, limit: int) -> list[dict[str, Any]]:
@@ -220,7 +256,12 @@ def _searcher(folder: Path, kind: str, index: whoosh_index.Index) -> Iterator[An
     lock, searcher = entry
     with lock:
         if not searcher.up_to_date():
-            searcher = searcher.refresh()
+            # A new searcher, not `searcher.refresh()`: whoosh-reloaded 2.7.5's reader reuse adds the
+            # old reader's segments that a merge has replaced (every hit twice) and keeps segments'
+            # old deletion sets (a re-added page's earlier copy comes back).
+            fresh = index.searcher(weighting=BM25F())
+            searcher.close()
+            searcher = fresh
             with _searchers_lock:
                 _searchers[(folder, kind)] = (lock, searcher)
         yield searcher

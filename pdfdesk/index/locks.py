@@ -1,0 +1,79 @@
+"""An exclusive OS file lock shared by threads and processes (the GUI, `pdfdesk mcp`, `pdfdesk index`).
+
+Whoosh's write lock only covers one commit; a build is many commits, so the builder of a document
+holds this lock from start to end and any other would-be builder leaves the work to it (or waits).
+The OS releases it when its holder dies, so a killed build never blocks the next one.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+POLL_S = 0.1
+
+
+def _try_acquire(handle: BinaryIO) -> bool:
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        import msvcrt
+
+        handle.seek(0)
+        try:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+    import fcntl
+
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+
+
+def _release(handle: BinaryIO) -> None:
+    if sys.platform == "win32":  # pragma: no cover
+        import msvcrt
+
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        return
+    import fcntl
+
+    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+@contextmanager
+def file_lock(path: Path, wait: bool = False, cancel: threading.Event | None = None,
+              while_waiting: Callable[[], None] | None = None) -> Iterator[bool]:
+    """Hold the lock at `path` for the `with` block; yields False when it was not obtained.
+
+    Without `wait` one attempt is made. With `wait` it polls until the lock is free or `cancel`
+    is set, calling `while_waiting` between attempts (to report the holder's progress). Each
+    call opens its own handle, so two threads of one process exclude each other too.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        held = _try_acquire(handle)
+        while not held and wait and not (cancel is not None and cancel.is_set()):
+            if while_waiting is not None:
+                while_waiting()
+            time.sleep(POLL_S)
+            held = _try_acquire(handle)
+        try:
+            yield held
+        finally:
+            if held:
+                _release(handle)
+
+
+def lock_path(indices_root: Path, fingerprint: str, purpose: str) -> Path:
+    """Lock files live beside the index folders, never inside one (a rebuild deletes the folder)."""
+    return indices_root / ".locks" / f"{fingerprint}.{purpose}.lock"
+

@@ -1,0 +1,220 @@
+"""`pdfdesk mcp`: the tool registry served over the Model Context Protocol on stdio.
+
+Agents outside the app (Claude Desktop, IDE assistants, any MCP client) get exactly the tools the
+GUI and the embedded agent call: the registry's names, JSON schemas and descriptions, its text and
+image content, its `details` as structured content, and its coded errors as MCP tool errors (never
+protocol failures, so the calling model can read the hint and correct itself). The server uses the
+app's config file and data folder, so indices built by the GUI answer searches here at once.
+
+stdout is the protocol channel: everything else goes to stderr (the SDK's stdio transport also
+points file descriptor 1 at stderr while it serves, so stray output from a library cannot corrupt
+the stream).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from pdfdesk import __version__
+from pdfdesk.core import paths
+from pdfdesk.core.config import Config, get_config, set_config
+from pdfdesk.core.errors import INTERNAL_ERROR, MODEL_ERROR, VALIDATION_ERROR, PdfDeskError
+from pdfdesk.tools.registry import UNTRUSTED_NOTICE, Tool, ToolResult, all_tools, call_tool, get_tool
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "pdfdesk"
+ANALYZE_TOOL = "pdf"  # needs a model; listed only when one is configured
+EXIT_OK, EXIT_USAGE = 0, 2
+
+INSTRUCTIONS = (
+    "pdfdesk reads PDF files: metadata (pdf_info), text by page (pdf_extract_text), page images "
+    "(pdf_render_page), bookmarks (pdf_outline) and ranked search with page numbers (pdf_search). "
+    "Name a PDF by path, ~/path, file:///path or http(s) URL. Errors carry a code, a message and a "
+    "hint saying what to do. " + UNTRUSTED_NOTICE
+)
+
+
+class ServerOptionError(ValueError):
+    """A command-line option of `pdfdesk mcp` cannot be used; the message says why."""
+
+
+# -- which tools are offered -------------------------------------------------------------------
+def model_configured(config: Config) -> bool:
+    """True when the agent layer reports a usable model for the `pdf` analyze tool.
+
+    Imported lazily: the agent package is optional for the reading tools, and any failure to
+    answer (not installed yet, a keyring that cannot be reached) means "not configured".
+    """
+    try:
+        from pdfdesk.agent.models import model_configured as agent_model_configured
+    except (ImportError, AttributeError):
+        return False
+    try:
+        return bool(agent_model_configured(config))
+    except Exception:  # a broken keyring must not take the reading tools down with it
+        log.warning("could not tell whether a model is configured; not offering %r", ANALYZE_TOOL, exc_info=True)
+        return False
+
+
+def exposed_tools(config: Config, with_model: bool | None = None) -> list[Tool]:
+    """The registry's tools in registry order; `pdf` only when a model is configured."""
+    if with_model is None:
+        with_model = model_configured(config)
+    return [tool for tool in all_tools() if tool.name != ANALYZE_TOOL or with_model]
+
+
+def describe(tool: Tool) -> str:
+    """The registry description, always ending with the untrusted-content warning."""
+    description = tool.description.rstrip()
+    if description.endswith(UNTRUSTED_NOTICE):
+        return description
+    return f"{description}\n\n{UNTRUSTED_NOTICE}"
+
+
+def mcp_tool(tool: Tool, config: Config) -> types.Tool:
+    """One registry tool as an MCP tool definition (schema passed through unchanged)."""
+    reaches_out = config.allow_remote or tool.name == ANALYZE_TOOL  # URLs, or a model provider
+    return types.Tool(
+        name=tool.name,
+        description=describe(tool),
+        input_schema=tool.schema,
+        annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                                          open_world_hint=reaches_out),
+    )
+
+
+# -- results -----------------------------------------------------------------------------------
+def _json_safe(value: Any) -> Any:
+    """`details` as plain JSON (tuples become lists, odd objects their string form)."""
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def to_mcp_result(result: ToolResult) -> types.CallToolResult:
+    """Text and image items, `details` as structured content, and the error flag."""
+    content: list[types.TextContent | types.ImageContent] = []
+    for item in result.content:
+        if item.get("type") == "image":
+            content.append(types.ImageContent(data=item["data"], mime_type=item.get("mimeType", "image/png")))
+        else:
+            content.append(types.TextContent(text=str(item.get("text", ""))))
+    return types.CallToolResult(content=content, structured_content=_json_safe(result.details),
+                                is_error=result.is_error)
+
+
+def _needs_model() -> ToolResult:
+    return ToolResult.error(PdfDeskError(
+        MODEL_ERROR, "The pdf tool asks a language model about a PDF, and no model is configured.",
+        "Add a model and its API key in pdfdesk's settings (or config.toml and the provider's API key "
+        "environment variable), then restart `pdfdesk mcp`. The other tools work without a model.",
+        attempts=[],
+    ))
+
+
+def _unknown_tool(name: str, config: Config) -> ToolResult:
+    names = ", ".join(tool.name for tool in exposed_tools(config))
+    return ToolResult.error(PdfDeskError(VALIDATION_ERROR, f"There is no tool named {name!r}.", f"Tools: {names}."))
+
+
+def run_tool(name: str, arguments: dict[str, Any] | None, config: Config) -> ToolResult:
+    """Run one registry tool (blocking; called in a worker thread). Never raises."""
+    if get_tool(name) is None:
+        return _unknown_tool(name, config)
+    if name == ANALYZE_TOOL and not model_configured(config):
+        return _needs_model()
+    started = time.perf_counter()
+    result = call_tool(name, arguments if arguments is not None else {})
+    outcome = f"error {result.details.get('error')}" if result.is_error else "ok"
+    log.info("%s: %s in %.0f ms", name, outcome, (time.perf_counter() - started) * 1000)
+    return result
+
+
+# -- the server --------------------------------------------------------------------------------
+def build_server() -> Server[Any]:
+    """A low-level MCP server whose handlers read the installed config on every request."""
+
+    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        config = get_config()
+        tools = await anyio.to_thread.run_sync(exposed_tools, config)
+        return types.ListToolsResult(tools=[mcp_tool(tool, config) for tool in tools])
+
+    async def call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            # Off the event loop: a slow PDF must not stall other requests on this connection.
+            result = await anyio.to_thread.run_sync(run_tool, params.name, params.arguments, get_config(),
+                                                    abandon_on_cancel=True)
+            return to_mcp_result(result)
+        except Exception as exc:  # a bug here must still reach the client as a coded tool error
+            log.exception("tools/call %s failed", params.name)
+            return to_mcp_result(ToolResult.error(PdfDeskError(
+                INTERNAL_ERROR, f"{params.name} failed unexpectedly: {type(exc).__name__}: {exc}.",
+                "This is a bug in pdfdesk; please report it.")))
+
+    return Server(SERVER_NAME, version=__version__, title="pdfdesk PDF tools", instructions=INSTRUCTIONS,
+                  on_list_tools=list_tools, on_call_tool=call)
+
+
+def server_config(base: Config, roots: Sequence[str] = (), no_remote: bool = False) -> Config:
+    """The app's config with the command-line options applied.
+
+    `--root` (repeatable) turns on workspace-only with exactly those folders, resolved now so a
+    relative root means the folder the client started the server in; `--no-remote` is the sandbox.
+    """
+    config = base
+    if roots:
+        resolved = []
+        for raw in roots:
+            folder = Path(raw).expanduser()
+            if not folder.is_dir():
+                raise ServerOptionError(f"--root {raw}: {'not a folder' if folder.exists() else 'no such folder'}")
+            resolved.append(str(folder.resolve()))
+        config = config.replace(workspace_only=True, roots=tuple(dict.fromkeys(resolved)))
+    if no_remote:
+        config = config.replace(allow_remote=False)
+    return config
+
+
+def _describe_policy(config: Config) -> str:
+    files = f"only under {', '.join(config.roots)}" if config.workspace_only else "any file"
+    return f"files: {files}; URLs: {'allowed' if config.allow_remote else 'refused (sandbox)'}"
+
+
+def _configure_logging(verbose: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("pdfdesk mcp: %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+async def serve_stdio(server: Server[Any]) -> None:
+    """Serve one client over stdin/stdout until it disconnects."""
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run(roots: Sequence[str] = (), no_remote: bool = False, verbose: bool = False) -> int:
+    """`pdfdesk mcp [--root DIR]... [--no-remote] [--verbose]`: serve until the client disconnects."""
+    _configure_logging(verbose)
+    try:
+        config = server_config(get_config(), roots, no_remote)
+    except ServerOptionError as exc:
+        sys.stderr.write(f"pdfdesk mcp: {exc}\n")
+        return EXIT_USAGE
+    set_config(config)
+    sys.stderr.write(f"pdfdesk mcp {__version__}: serving on stdio ({_describe_policy(config)}; "
+                     f"data folder {paths.app_data_dir()})\n")
+    sys.stderr.flush()
+    anyio.run(serve_stdio, build_server())
+    return EXIT_OK
