@@ -22,6 +22,14 @@ ENV_VARS: dict[str, tuple[str, ...]] = {
 }
 
 
+_IN_USE: set[str] = set()  # keys this process has read or stored: `scrub` hides them even once gone from the env
+
+
+def _remember(key: str) -> str:
+    _IN_USE.add(key)
+    return key
+
+
 class KeyStoreError(RuntimeError):
     """The OS keyring cannot store the key (no backend, locked, refused)."""
 
@@ -42,7 +50,8 @@ def _keyring_get(provider: str) -> str | None:
     try:
         import keyring
 
-        return keyring.get_password(SERVICE, provider) or None
+        key = keyring.get_password(SERVICE, provider) or None
+        return _remember(key) if key else None
     except Exception as exc:  # no backend, locked store, D-Bus gone: the key is just not there
         log.debug("keyring lookup for %s failed: %s", provider, type(exc).__name__)
         return None
@@ -54,7 +63,7 @@ def get_api_key(provider: str) -> str | None:
     for name in env_vars(provider):
         value = os.environ.get(name, "").strip()
         if value:
-            return value
+            return _remember(value)
     return _keyring_get(provider)
 
 
@@ -75,7 +84,7 @@ def set_api_key(provider: str, key: str | None) -> None:
     provider = canonical_provider(provider)
     try:
         if key and key.strip():
-            keyring.set_password(SERVICE, provider, key.strip())
+            keyring.set_password(SERVICE, provider, _remember(key.strip()))
         else:
             try:
                 keyring.delete_password(SERVICE, provider)
@@ -97,3 +106,16 @@ def redact(text: str, *secrets: str | None) -> str:
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
     return _SECRET_SHAPES.sub("***", text)
+
+
+def known_secrets() -> list[str]:
+    """Every API key this process may hold: those it read or stored, and any `*_API_KEY` variable
+    in the environment (other vendors' too), longest first so no key is left half-replaced."""
+    env = (value.strip() for name, value in os.environ.items() if name.upper().endswith("_API_KEY"))
+    return sorted({*_IN_USE, *(v for v in env if len(v) >= 8)}, key=len, reverse=True)
+
+
+def scrub(text: str) -> str:
+    """`text` without any key this process knows (for crash reports, logs and unexpected errors,
+    where the provider whose key might be quoted is not known). Reads no keyring."""
+    return redact(text, *known_secrets())

@@ -21,6 +21,7 @@ from pdfdesk.agent.providers.base import (
     ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, TextPart, ToolCall, ToolOutput, ToolSpec,
 )
 from pdfdesk.core.config import Config
+from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
 from pdfdesk.tools import ToolResult, call_tool, get_tool
 
 log = logging.getLogger(__name__)
@@ -50,12 +51,22 @@ class TurnState:
         return "".join(self.text)
 
 
+CHAT_HIDDEN_PARAMETERS = ("library",)  # the chat reads the attached documents only
+
+
 def tool_specs(names: Sequence[str] = CHAT_TOOLS) -> list[ToolSpec]:
     specs = []
     for name in names:
         tool = get_tool(name)
         if tool is not None:
-            specs.append(ToolSpec(tool.name, tool.description, tool.schema))
+            schema = dict(tool.schema)
+            properties = {k: v for k, v in schema.get("properties", {}).items() if k not in CHAT_HIDDEN_PARAMETERS}
+            if "properties" in schema:
+                schema["properties"] = properties
+                schema["required"] = [r for r in schema.get("required", []) if r in properties]
+                if not schema["required"]:
+                    schema.pop("required")
+            specs.append(ToolSpec(tool.name, tool.description, schema))
     return specs
 
 
@@ -95,30 +106,36 @@ class AgentLoop:
         self.tools = tool_specs()
 
     # -- tools ---------------------------------------------------------------------------------
-    def _check_call(self, call: ToolCall) -> tuple[dict[str, Any] | None, str | None]:
-        """The arguments to run with, or why the call is refused (reads only the attached documents)."""
+    def _check_call(self, call: ToolCall) -> dict[str, Any]:
+        """The arguments to run with; a validation_error when the call is refused (only the read
+        tools, only the attached documents: a document asking the model for more gets nothing)."""
         if call.name not in CHAT_TOOLS:
-            return None, f"There is no tool named {call.name!r} here; use one of: {', '.join(CHAT_TOOLS)}."
+            raise PdfDeskError(VALIDATION_ERROR, f"There is no tool named {call.name!r} here.",
+                               f"Use one of: {', '.join(CHAT_TOOLS)}.")
         if "arguments_error" in call.extra:
-            return None, f"The call could not be read: {call.extra['arguments_error']}. Send the arguments as a JSON object."
+            raise PdfDeskError(VALIDATION_ERROR, f"The call could not be read: {call.extra['arguments_error']}.",
+                               "Send the arguments as a JSON object.")
         args = dict(call.arguments)
-        if call.name == "pdf_search" and args.get("library") and not args.get("path"):
-            return args, None
+        if args.get("library"):  # the library holds documents the user did not attach to this conversation
+            raise PdfDeskError(VALIDATION_ERROR, "This conversation searches only the attached documents, not the "
+                               "whole library.", "Search each attached document with path.")
         path = args.get("path")
         document = self.tracker.document_for(path) if isinstance(path, str) else None
         if document is None:
             attached = "; ".join(self.documents) or "none"
-            return None, (f"This conversation may only read the attached documents ({attached}); "
-                          f"{path!r} is not one of them. Use one of those paths, or ask the user to attach the file.")
+            raise PdfDeskError(VALIDATION_ERROR, f"This conversation may only read the attached documents "
+                               f"({attached}); {path!r} is not one of them.",
+                               "Use one of those paths, or ask the user to attach the file.")
         args["path"] = document
-        return args, None
+        return args
 
     async def _run_tool(self, call: ToolCall) -> tuple[ToolOutput, ToolCallFinished]:
-        args, refusal = self._check_call(call)
-        if args is None:
-            output = ToolOutput(call.id, call.name, f"Error (validation_error): {refusal}", is_error=True)
-            return output, ToolCallFinished(call.id, call.name, True, refusal or "",
-                                            {"error": "validation_error", "message": refusal})
+        try:
+            args = self._check_call(call)
+        except PdfDeskError as refusal:  # never reaches the tool runner
+            result = ToolResult.error(refusal)
+            return (ToolOutput(call.id, call.name, result.text, is_error=True),
+                    ToolCallFinished(call.id, call.name, True, summarize_result(call.name, result), dict(result.details)))
         result = await asyncio.to_thread(self.run_tool, call.name, args)
         if not result.is_error:
             self.tracker.record(call.name, args, result.details)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import traceback
 from collections.abc import AsyncIterator, Sequence
 
 from pdfdesk.agent.events import AgentError, AgentEvent, Done
+from pdfdesk.agent.keys import scrub
 from pdfdesk.agent.loop import AgentLoop, ToolRunner, TurnState
 from pdfdesk.agent.models import ModelNameError, ModelRef, agent_model, parse_model
 from pdfdesk.agent.offline import OFFLINE_LABEL, OfflineAnswerer
@@ -100,8 +102,8 @@ class ChatSession:
             yield Done(state.answer, tuple(state.citations), label, self.offline, cancelled=True)
             raise
         except Exception as exc:  # a bug must reach the user as a message, never end the stream silently
-            log.exception("chat turn failed")
-            yield AgentError("internal_error", f"The agent failed unexpectedly: {type(exc).__name__}: {exc}",
+            log.error("chat turn failed\n%s", scrub("".join(traceback.format_exception(exc))).rstrip())
+            yield AgentError("internal_error", scrub(f"The agent failed unexpectedly: {type(exc).__name__}: {exc}"),
                              "This is a bug in pdfdesk; please report it.")
         finally:
             await events.aclose()

@@ -205,7 +205,24 @@ def load_config(path: Path | None = None) -> Config:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+    _refuse_secrets(data, str(path))
     return parse_config(data, str(path))
+
+
+def _refuse_secrets(data: Any, source: str, where: str = "") -> None:
+    """API keys never live in a plain file: a config.toml holding one is refused, naming the key."""
+    from pdfdesk.core.redact import looks_like_secret
+
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _refuse_secrets(value, source, f"{where}.{key}" if where else str(key))
+            if isinstance(value, str) and looks_like_secret(str(key), value):
+                raise ConfigError(f"{source}: {where + '.' if where else ''}{key} holds what looks like an API key or "
+                                  "token. Keys are kept in the system keyring (settings) or in an environment "
+                                  "variable such as OPENAI_API_KEY, never in config.toml; remove it from the file.")
+    elif isinstance(data, list):
+        for item in data:
+            _refuse_secrets(item, source, where)
 
 
 _current: Config | None = None

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 
@@ -30,6 +31,9 @@ pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
 MUPDF_LOCK = threading.RLock()
+# What MuPDF raises on damaged input: PyMuPDF's RuntimeError/ValueError, and the FzError* classes
+# the mupdf bindings raise from deeper calls ("cycle in page tree", "too many nested graphics states").
+MUPDF_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase)
 _CACHE_SIZE = 8
 _HASH_CHUNK = 1 << 20
 
@@ -43,6 +47,7 @@ class OpenedPdf:
     repaired: bool = False
     warnings: list[str] = field(default_factory=list)
     encryption: str | None = None  # e.g. "Standard V5 R6 256-bit AES"; None when not encrypted
+    analyses: dict[str, Any] = field(default_factory=dict)  # per-document results tools derive (hidden text)
     _fingerprint: str | None = None
 
     @property
@@ -74,12 +79,20 @@ class OpenedPdf:
             return self.doc.load_page(number - 1)
         except Exception as exc:  # MuPDF raises plain RuntimeError/ValueError on broken pages
             raise PdfDeskError(
-                PDF_ERROR, f"Page {number} of {self.source.name} cannot be read: {exc}.",
+                PDF_ERROR, f"Page {number} of {self.source.name} cannot be read: {mupdf_message(exc)}.",
                 "The page is damaged; other pages may still open.",
             ) from None
 
 
 _cache: OrderedDict[tuple, OpenedPdf] = OrderedDict()
+
+
+def mupdf_message(exc: BaseException, limit: int = 300) -> str:
+    """MuPDF's complaint in words: without the bindings' "code=7: " prefix, capped (it may quote the file)."""
+    text = str(exc).strip()
+    if text.startswith("code=") and ": " in text:
+        text = text.split(": ", 1)[1]
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _mupdf_messages() -> list[str]:
@@ -154,14 +167,27 @@ def _authenticate(opened: OpenedPdf, password: str | None) -> None:
     opened.encryption = (doc.metadata or {}).get("encryption") or None
 
 
+def _page_tree_error(opened: OpenedPdf, cause: object) -> PdfDeskError:
+    return PdfDeskError(
+        PDF_ERROR, f"{opened.source.name}'s page tree is damaged ({cause}).",
+        "Get a fresh copy of the file; if another viewer opens it, save a repaired copy from there.",
+    )
+
+
 def _check_pages(opened: OpenedPdf) -> None:
     try:
         count = opened.doc.page_count
     except Exception as exc:
-        raise PdfDeskError(
-            PDF_ERROR, f"{opened.source.name}'s page tree is damaged ({exc}).",
-            "Get a fresh copy of the file.",
-        ) from None
+        raise _page_tree_error(opened, exc) from None
+    if count > 0:
+        # A page tree can claim pages it cannot deliver (Kids that is not an array, cycles): MuPDF
+        # then fails on the first load and drops the count to 0. Find that out now, not in a tool.
+        try:
+            opened.doc.load_page(0)
+        except Exception as exc:
+            recount = opened.doc.page_count if not opened.doc.is_closed else 0
+            if recount == 0 or recount != count:
+                raise _page_tree_error(opened, _cause(_mupdf_messages()) or exc) from None
     if count == 0 and opened.repaired:
         raise PdfDeskError(
             PDF_ERROR, f"{opened.source.name} is damaged beyond repair (no page could be recovered).",
@@ -187,6 +213,15 @@ def _load(source: PdfSource, password: str | None) -> OpenedPdf:
     if key is not None and key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
+    opened = _open_checked(source, password)
+    if key is not None:
+        _cache[key] = opened
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)[1].doc.close()
+    return opened
+
+
+def _open_checked(source: PdfSource, password: str | None) -> OpenedPdf:
     _check_magic(source)
     opened = _parse(source)
     try:
@@ -195,10 +230,6 @@ def _load(source: PdfSource, password: str | None) -> OpenedPdf:
     except PdfDeskError:
         opened.doc.close()
         raise
-    if key is not None:
-        _cache[key] = opened
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)[1].doc.close()
     return opened
 
 
@@ -223,10 +254,22 @@ def open_source(source: PdfSource, password: str | None = None) -> Iterator[Open
         opened = _load(source, password)
         try:
             yield opened
+        except MUPDF_ERRORS:
+            # MuPDF failed inside the document; its repairs may have left the handle in a state
+            # the next call should not inherit (a page tree that lost its pages), so reopen next time.
+            _evict(opened)
+            raise
         finally:
             _mupdf_messages()
             if opened.source.path is None:
                 opened.doc.close()
+
+
+def _evict(opened: OpenedPdf) -> None:
+    """Drop a handle from the cache; it closes when the last user lets go (a caller up the stack
+    may still hold it inside a nested open_source)."""
+    for key in [k for k, v in _cache.items() if v is opened]:
+        _cache.pop(key)
 
 
 def close_all() -> None:

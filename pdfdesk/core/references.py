@@ -19,7 +19,7 @@ from pdfdesk.core.errors import (
     EMPTY_FILE, FILE_NOT_FOUND, NOT_A_PDF, PERMISSION_DENIED, TOO_LARGE, UNSUPPORTED_PDF_REFERENCE,
     VALIDATION_ERROR, PdfDeskError,
 )
-from pdfdesk.core.policy import check_path_allowed
+from pdfdesk.core.policy import check_path_allowed, check_reference_form
 from pdfdesk.core.remote import fetch_pdf
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
@@ -88,6 +88,8 @@ def _stat_local(path: Path, max_bytes: int) -> os.stat_result:
         raise PdfDeskError(FILE_NOT_FOUND, f"Cannot reach {path}: {exc.strerror}.", "Check the path.") from None
     if stat.S_ISDIR(info.st_mode):
         raise PdfDeskError(NOT_A_PDF, f"{path} is a folder, not a PDF file.", "Name a .pdf file inside it.")
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would block the open; a device never ends
+        raise PdfDeskError(NOT_A_PDF, f"{path} is a device or pipe, not a PDF file.", "Give the path of a PDF file.")
     if info.st_size == 0:
         raise PdfDeskError(EMPTY_FILE, f"{path} is empty (0 bytes).", "The download or copy may have failed; get the file again.")
     if info.st_size > max_bytes:
@@ -112,6 +114,7 @@ def resolve_reference(reference: object, config: Config, max_bytes: int | None =
         data, final_url = fetch_pdf(reference, config.replace(max_download_mb=min(config.max_download_mb, cap / 1048576)))
         name = Path(urlsplit(final_url).path).name or urlsplit(final_url).hostname or "download.pdf"
         return PdfSource(reference=reference, name=unquote(name), size=len(data), data=data, url=final_url)
+    check_reference_form(reference, config)
     path = reference_to_path(reference)
     check_path_allowed(path, config)
     info = _stat_local(path, cap)

@@ -75,11 +75,16 @@ def _normal(text: str) -> str:
     return _SPACES.sub(" ", text).strip().lower()
 
 
+MAX_PLACED_OUTLINE = 3000  # beyond this, destinations are not resolved (20,000 take seconds)
+
+
 def outline_entries(doc: pymupdf.Document) -> list[SectionStart]:
     """Outline entries as section starts at their destinations (reading a large outline with its
-    destinations takes a while; callers cache the result per document)."""
+    destinations takes a while; callers cache the result per document). A huge outline (hostile,
+    or a generated index) is read without destinations: each entry starts at the top of its page."""
     starts = []
-    for item in doc.get_toc(simple=False):
+    simple = doc.get_toc(simple=True)
+    for item in simple if len(simple) > MAX_PLACED_OUTLINE else doc.get_toc(simple=False):
         level, title, page = item[0], item[1].strip(), item[2]
         if not title or not 1 <= page <= doc.page_count:
             continue

@@ -21,6 +21,12 @@ PAGES_PROPERTY: dict[str, Any] = {
 }
 
 
+def count_entries(doc: Any) -> int:
+    """Outline entries without resolving destinations (20,000 entries take about 0.3 s).
+    Not by walking `doc.outline`: PyMuPDF 1.28 segfaults there on documents without an outline."""
+    return len(doc.get_toc(simple=True))
+
+
 def object_schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
@@ -30,7 +36,7 @@ def document_details(opened: OpenedPdf) -> dict[str, Any]:
     details: dict[str, Any] = {"file": opened.source.display, "pages_total": opened.page_count}
     if opened.repaired:
         details["repaired"] = True
-        details["repair_warnings"] = opened.warnings[-5:]
+        details["repair_warnings"] = [w[:300] for w in opened.warnings[-5:]]
     return details
 
 

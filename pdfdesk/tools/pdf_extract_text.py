@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pdfdesk.core.documents import OpenedPdf, open_pdf
+from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, mupdf_message, open_pdf
+from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.core.pages import format_page_set, parse_page_spec
-from pdfdesk.core.text import has_images, has_text, ocr_page_text, page_text, tesseract_available
+from pdfdesk.core.hidden_text import HiddenTextReport, findings_of
+from pdfdesk.core.text import has_images, has_text, ocr_page_text, page_text, tesseract_available, text_page
 from pdfdesk.tools.common import (
     PAGES_PROPERTY, PASSWORD_PROPERTY, PATH_PROPERTY, document_details, object_schema, repaired_note,
 )
@@ -26,23 +28,35 @@ class PageReading:
     scanned: list[int] = field(default_factory=list)   # no text, but an image: probably a scan
     blank: list[int] = field(default_factory=list)     # no text and no image
     ocred: list[int] = field(default_factory=list)
+    damaged: dict[int, str] = field(default_factory=dict)  # page -> why MuPDF could not read it
+    hidden: HiddenTextReport = field(default_factory=HiddenTextReport)
 
 
 def _read_pages(opened: OpenedPdf, pages: list[int], ocr: bool) -> PageReading:
     reading = PageReading()
     can_ocr = ocr and tesseract_available()
     for number in pages:
-        page = opened.load_page(number)
-        text = page_text(page)
-        if not has_text(text):
-            images = has_images(page)
-            if can_ocr and images:
-                text = ocr_page_text(page)
-                reading.ocred.append(number)
-            if not has_text(text):
-                (reading.scanned if images else reading.blank).append(number)
-        reading.texts[number] = text
+        try:
+            reading.texts[number] = _read_page(opened, number, can_ocr, reading)
+        except (PdfDeskError, *MUPDF_ERRORS) as exc:  # one broken page must not hide the others
+            reading.damaged[number] = exc.message if isinstance(exc, PdfDeskError) else mupdf_message(exc)
+            reading.texts[number] = ""
     return reading
+
+
+def _read_page(opened: OpenedPdf, number: int, can_ocr: bool, reading: PageReading) -> str:
+    page = opened.load_page(number)
+    textpage = text_page(page)
+    text = page_text(page, textpage)
+    reading.hidden.add(*findings_of(opened.analyses).analyse(page, textpage), number)
+    if not has_text(text):
+        images = has_images(page)
+        if can_ocr and images:
+            text = ocr_page_text(page)
+            reading.ocred.append(number)
+        if not has_text(text):
+            (reading.scanned if images else reading.blank).append(number)
+    return text
 
 
 def _assemble(texts: dict[int, str], max_chars: int) -> tuple[str, list[int], int | None]:
@@ -127,8 +141,19 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
     if reading.blank:
         notices.append(_pages_phrase(reading.blank, "is blank (no text, no image)", "are blank (no text, no image)")
                        + ("; MuPDF reported damage while reading, so content may be missing" if warnings else "") + ".")
+    hidden = reading.hidden.details(format_page_set)
+    if hidden:
+        details["hidden_text"] = hidden
+        header += "\n" + (reading.hidden.notice(format_page_set) or "")
+    if reading.hidden.ocr_layer_pages:
+        details["ocr_layer_pages"] = format_page_set(reading.hidden.ocr_layer_pages)
+    if reading.damaged:
+        first = next(iter(reading.damaged.values()))
+        notices.append(_pages_phrase(list(reading.damaged), "could not be read", "could not be read")
+                       + f" (the file is damaged there: {first}).")
+        details["damaged_pages"] = format_page_set(list(reading.damaged))
     if warnings:
-        details["damage_warnings"] = warnings[-10:]
+        details["damage_warnings"] = [w[:300] for w in warnings[-10:]]
     details.update({
         "pages_requested": format_page_set(pages),
         "pages_returned": format_page_set(complete),

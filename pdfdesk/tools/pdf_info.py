@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime
 from typing import Any
 
 import pymupdf
 
-from pdfdesk.core.documents import OpenedPdf, open_pdf
+from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, open_pdf
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.core.text import survey_text_layer
-from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, document_details, object_schema, repaired_note
+from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, count_entries, document_details, object_schema, repaired_note
 from pdfdesk.tools.registry import ToolResult, register, text_item, untrusted_text_item
 
 _PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz+\-])?(\d{2})?'?(\d{2})?'?")
@@ -82,17 +83,42 @@ def _form_fields(doc: pymupdf.Document) -> dict[str, Any]:
     return {"count": count, "fields": fields, "fields_listed": len(fields)}
 
 
-def _page_sizes(doc: pymupdf.Document) -> tuple[dict[str, Any], int]:
-    """The first page's size, and how many distinct sizes the pages have (read without loading pages)."""
-    first = describe_page_size(doc.load_page(0).rect)
-    boxes = (doc.page_cropbox(i) for i in range(doc.page_count))
-    distinct = {(round(box.width), round(box.height)) for box in boxes}
+def _page_sizes(doc: pymupdf.Document) -> tuple[dict[str, Any] | None, int]:
+    """The first page's size, and how many distinct sizes the pages have (read without loading pages);
+    None and what could be counted when the page tree is damaged."""
+    try:
+        first: dict[str, Any] | None = describe_page_size(doc.load_page(0).rect)
+    except MUPDF_ERRORS:
+        first = None
+    distinct: set[tuple[int, int]] = set()
+    for i in range(doc.page_count):
+        try:
+            box = doc.page_cropbox(i)
+        except MUPDF_ERRORS:
+            continue
+        distinct.add((_rounded(box.width), _rounded(box.height)))
     return first, len(distinct)
+
+
+def _rounded(value: float) -> int:
+    return round(value) if math.isfinite(value) else 0
+
+
+MAX_METADATA_CHARS = 2000  # a title can be megabytes long in a hostile file
+
+
+def _metadata(doc: pymupdf.Document) -> dict[str, str]:
+    capped = {}
+    for key, value in (doc.metadata or {}).items():
+        if isinstance(value, str) and len(value) > MAX_METADATA_CHARS:
+            value = value[:MAX_METADATA_CHARS] + "…"
+        capped[key] = value
+    return capped
 
 
 def collect_info(opened: OpenedPdf) -> dict[str, Any]:
     doc = opened.doc
-    meta = doc.metadata or {}
+    meta = _metadata(doc)
     survey = survey_text_layer(doc)
     page_size, distinct_sizes = _page_sizes(doc)
     details = document_details(opened)
@@ -115,7 +141,7 @@ def collect_info(opened: OpenedPdf) -> dict[str, Any]:
         "encrypted": opened.encryption is not None,
         "encryption": opened.encryption,
         "permissions": _permissions(doc),
-        "outline_entries": len(doc.get_toc(simple=True)),
+        "outline_entries": count_entries(doc),
         "page_size": page_size,
         "page_sizes_distinct": distinct_sizes,
         "pages_without_text": format_page_set(survey.without_text),
@@ -129,12 +155,15 @@ def collect_info(opened: OpenedPdf) -> dict[str, Any]:
 
 def _summary(d: dict[str, Any], opened: OpenedPdf) -> tuple[str, str]:
     size = d["page_size"]
-    paper = f" ({size['name']}, {size['orientation']})" if size["name"] else f" ({size['orientation']})"
+    if size is None:
+        size_line = "Page size: unknown (page 1 cannot be read)"
+    else:
+        paper = f" ({size['name']}, {size['orientation']})" if size["name"] else f" ({size['orientation']})"
+        size_line = f"Page size: {size['width_pt']} x {size['height_pt']} pt{paper}"
     lines = [
         f"File: {d['file']}{repaired_note(opened)}",
         f"Pages: {d['pages']}  Bytes: {d['bytes']:,}  PDF version: {d['pdf_version'] or 'unknown'}",
-        f"Page size: {size['width_pt']} x {size['height_pt']} pt{paper}"
-        + (f"; {d['page_sizes_distinct']} different sizes" if d["page_sizes_distinct"] > 1 else ""),
+        size_line + (f"; {d['page_sizes_distinct']} different sizes" if d["page_sizes_distinct"] > 1 else ""),
         f"Encryption: {d['encryption'] or 'none'}",
         f"Outline entries: {d['outline_entries']}  Form fields: {d['form_fields']['count']}",
     ]

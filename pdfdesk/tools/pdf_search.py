@@ -6,7 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pdfdesk.core.documents import open_pdf
+import pymupdf
+
+from pdfdesk.core.documents import MUPDF_ERRORS, open_pdf
+from pdfdesk.core.hidden_text import HiddenSpan, HiddenTextReport, findings_of
+from pdfdesk.core.pages import format_page_set
 from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.index import semantic
 from pdfdesk.index.builder import Target
@@ -32,7 +36,38 @@ def _search_one(args: dict[str, Any], query: str, mode: str) -> tuple[list[dict[
     for match in found.matches:
         match["file"] = details["file"]
     details.update(found.details)
+    _flag_hidden_text(args, found.matches, details)
     return found.matches, details, name
+
+
+def _flag_hidden_text(args: dict[str, Any], matches: list[dict[str, Any]], details: dict[str, Any]) -> None:
+    """Mark matches on pages with text a reader cannot see, and hits inside such text."""
+    pages = sorted({m["page"] for m in matches if isinstance(m.get("page"), int)})
+    if not pages:
+        return
+    report = HiddenTextReport()
+    with open_pdf(args["path"], args.get("password")) as opened:
+        findings = findings_of(opened.analyses)
+        for number in pages:
+            try:
+                spans, ocr_layer = findings.analyse(opened.doc.load_page(number - 1))
+            except MUPDF_ERRORS:
+                continue
+            report.add(spans, ocr_layer, number)
+    by_page: dict[int, list[HiddenSpan]] = {}
+    for span in report.spans:
+        by_page.setdefault(span.page, []).append(span)
+    for match in matches:
+        spans = by_page.get(match.get("page"), [])
+        if spans:
+            match["hidden_text_on_page"] = True
+            boxes = [pymupdf.Rect(span.bbox) for span in spans]
+            if any(pymupdf.Rect(rect).intersects(box) for rect in match.get("rects", []) for box in boxes):
+                match["hit_in_hidden_text"] = True
+    summary = report.details(format_page_set)
+    if summary:
+        details["hidden_text"] = summary
+        details["hidden_text_notice"] = report.notice(format_page_set)
 
 
 def _search_library(args: dict[str, Any], query: str, mode: str) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
@@ -84,6 +119,8 @@ def _format(match: dict[str, Any], rank: int, library: bool = False) -> str:
     else:
         where = f"page {match['page']}" + (f" — {match['section']}" if match.get("section") else "")
     flag = "  (low confidence: related in meaning, no keyword match)" if match.get("low_confidence") else ""
+    if match.get("hit_in_hidden_text"):
+        flag += "  (HIDDEN TEXT: the hit is in text a reader cannot see)"
     return f"[{rank}] {prefix}{where}  score {match['score']}{flag}\n{match['excerpt']}"
 
 
@@ -142,7 +179,8 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
         header += f" ({omitted} more omitted to keep the response small; ask for fewer or narrower results)"
     if details.get("note"):
         header += f"\nNote: {details['note']}"
-    content = [text_item(header + ".")]
+    warning = details.pop("hidden_text_notice", None)
+    content = [text_item(header + "." + (f"\n{warning}" if warning else ""))]
     if matches:
         content.append(untrusted_text_item("\n\n".join(_format(m, i, bool(args.get("library"))) for i, m in enumerate(matches, 1)), name))
     return ToolResult(content=content, details=details)

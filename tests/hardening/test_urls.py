@@ -1,0 +1,230 @@
+"""URL fetching against hostile servers and DNS, all on 127.0.0.1.
+
+A resolver stub (`remote.resolve_addresses`) plays DNS: names that answer differently on each
+lookup (rebinding), mixed public/private answers. To let a loopback server stand in for a public
+one, `remote._is_public` is widened to 127.0.0.1 only; every other private address stays blocked.
+"""
+
+from __future__ import annotations
+
+import gzip
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+
+import pdfdesk.core.remote as remote
+from pdfdesk.core.config import Config
+from pdfdesk.core.errors import BLOCKED_ADDRESS, FETCH_FAILED, NOT_A_PDF, TOO_LARGE, PdfDeskError
+from pdfdesk.core.references import resolve_reference
+
+pytestmark = pytest.mark.network
+
+
+class Hostile(BaseHTTPRequestHandler):
+    pdf: bytes = b""
+    hosts: list[str] = []
+    sent: dict[str, int] = {}
+
+    def log_message(self, *args):
+        pass
+
+    def _head(self, status: int = 200, ctype: str = "application/pdf", extra: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        for key, value in (extra or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+
+    def _redirect(self, location: str) -> None:
+        self.send_response(302)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self):  # noqa: N802
+        Hostile.hosts.append(self.headers.get("Host", ""))
+        route = self.path.split("?")[0]
+        try:
+            if route == "/doc.pdf":
+                self._head(extra={"Content-Length": str(len(self.pdf))})
+                self.wfile.write(self.pdf)
+            elif route.startswith("/redirect/"):
+                self._redirect(route[len("/redirect/"):].replace("__", "://", 1))
+            elif route == "/trickle.pdf":  # a byte every 50 ms: never idle long enough for a read timeout
+                self._head()
+                self.wfile.write(b"%PDF-1.7\n")
+                for _ in range(400):
+                    self.wfile.write(b"0")
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            elif route == "/stall.pdf":
+                self._head()
+                self.wfile.write(b"%PDF-1.7\n")
+                self.wfile.flush()
+                time.sleep(6)
+            elif route == "/endless.html":  # a web page that never ends, without a length
+                self._head(ctype="text/html")
+                sent = 0
+                for _ in range(2000):
+                    self.wfile.write(b"<p>" + b"x" * 4096 + b"</p>")
+                    sent += 4103
+                    Hostile.sent["endless"] = sent
+            elif route == "/gzip-bomb.pdf":
+                body = gzip.compress(b"%PDF-1.7\n" + b"0" * 60_000_000, 9)
+                self._head(extra={"Content-Encoding": "gzip", "Content-Length": str(len(body))})
+                self.wfile.write(body)
+            elif route == "/video.pdf":
+                self._head(ctype="video/mp4")
+                self.wfile.write(b"\x00\x00\x00\x18ftypmp42" + b"\x00" * 5000)
+            else:
+                self._head(404, "text/plain", {"Content-Length": "0"})
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up, as it should
+            pass
+
+
+@pytest.fixture(scope="module")
+def port(text_pdf: Path):
+    Hostile.pdf = text_pdf.read_bytes()
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd.server_port
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def dns(monkeypatch):
+    """name -> list of answers, one per lookup (the last repeats); records every lookup."""
+    table: dict[str, list[list[str]]] = {}
+    lookups: list[str] = []
+    real = remote.resolve_addresses
+
+    def resolve(host: str, port: int) -> list[str]:
+        if host not in table:
+            return real(host, port)
+        lookups.append(host)
+        answers = table[host]
+        return answers.pop(0) if len(answers) > 1 else answers[0]
+
+    monkeypatch.setattr(remote, "resolve_addresses", resolve)
+    return table, lookups
+
+
+@pytest.fixture
+def loopback_is_public(monkeypatch):
+    real = remote._is_public
+    monkeypatch.setattr(remote, "_is_public", lambda address: address == "127.0.0.1" or real(address))
+
+
+STRICT = Config(fetch_timeout_s=5.0)
+PRIVATE_OK = Config(allow_private_addresses=True, fetch_timeout_s=5.0)
+
+
+def code_of(url: str, config: Config) -> str | None:
+    try:
+        resolve_reference(url, config)
+    except PdfDeskError as exc:
+        return exc.code
+    return None
+
+
+@pytest.mark.parametrize("target", ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.7/x.pdf",
+                                    "http://[::1]:{port}/doc.pdf", "http://127.0.0.2:{port}/doc.pdf",
+                                    "http://[::ffff:192.168.0.1]/x.pdf", "http://0.0.0.0:{port}/doc.pdf",
+                                    "http://2130706434:{port}/doc.pdf", "http://0x7f.2:{port}/doc.pdf"])
+def test_redirects_to_private_targets_are_blocked(port, loopback_is_public, target):
+    hop = target.format(port=port).replace("://", "__", 1)
+    assert code_of(f"http://127.0.0.1:{port}/redirect/{hop}", STRICT) == BLOCKED_ADDRESS
+
+
+def test_redirect_to_another_scheme_is_refused(port, loopback_is_public):
+    assert code_of(f"http://127.0.0.1:{port}/redirect/file__/etc/passwd", STRICT) == "unsupported_pdf_reference"
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::7f00:1", "2002:7f00:1::1", "::ffff:10.0.0.1", "2001:0:4136:e378:8000:63bf:f5ff:fffe",
+                                     "100.64.0.1", "198.18.0.1", "fd00::1", "ff02::1"])
+def test_addresses_that_reach_private_hosts_are_not_public(address):
+    assert not remote._is_public(address)
+
+
+def test_rebinding_answers_cannot_move_the_connection(port, dns, loopback_is_public):
+    """The name is resolved once per hop and the connection goes to that checked address; a
+    second lookup (which would say 10.0.0.1) never happens."""
+    table, lookups = dns
+    table["files.example"] = [["127.0.0.1"], ["10.0.0.1"]]
+    Hostile.hosts.clear()
+    source = resolve_reference(f"http://files.example:{port}/doc.pdf", STRICT)
+    assert source.data.startswith(b"%PDF") and source.url == f"http://files.example:{port}/doc.pdf"
+    assert lookups == ["files.example"]
+    assert Hostile.hosts == [f"files.example:{port}"]  # the server saw the name, not the address
+
+
+def test_rebinding_on_a_redirect_hop_is_checked_again(port, dns, loopback_is_public):
+    table, lookups = dns
+    table["cdn.example"] = [["10.9.8.7"]]
+    assert code_of(f"http://127.0.0.1:{port}/redirect/http__cdn.example:{port}/doc.pdf", STRICT) == BLOCKED_ADDRESS
+    assert lookups == ["cdn.example"]
+
+
+def test_any_private_answer_blocks_the_host(port, dns, loopback_is_public):
+    table, _lookups = dns
+    table["mixed.example"] = [["127.0.0.1", "192.168.1.20"]]
+    assert code_of(f"http://mixed.example:{port}/doc.pdf", STRICT) == BLOCKED_ADDRESS
+
+
+def test_allowed_private_fetches_are_pinned_too(port, dns):
+    table, lookups = dns
+    table["intranet.example"] = [["127.0.0.1"], ["127.0.0.3"]]  # nothing listens on .3
+    assert resolve_reference(f"http://intranet.example:{port}/doc.pdf", PRIVATE_OK).data.startswith(b"%PDF")
+    assert lookups == ["intranet.example"]
+
+
+def test_https_requests_carry_the_name_for_sni_and_certificates():
+    captured: list[httpx.Request] = []
+    with httpx.Client(transport=httpx.MockTransport(lambda r: captured.append(r) or httpx.Response(200))) as client:
+        request = remote._pinned_request(client, "https://docs.example:8443/a.pdf", "93.184.216.34",
+                                         httpx.Timeout(5.0))
+        client.send(request)
+        v6 = remote._pinned_request(client, "https://docs.example/a.pdf", "2606:2800:220:1::1", httpx.Timeout(5.0))
+    assert captured[0].url.host == "93.184.216.34" and captured[0].url.port == 8443
+    assert captured[0].headers["Host"] == "docs.example:8443"
+    assert captured[0].extensions["sni_hostname"] == "docs.example"
+    assert v6.url.host == "2606:2800:220:1::1" and v6.headers["Host"] == "docs.example"
+    assert "[2606:2800:220:1::1]" in str(v6.url)
+
+
+def test_a_trickling_body_is_cut_at_the_total_deadline(port):
+    started = time.monotonic()
+    assert code_of(f"http://127.0.0.1:{port}/trickle.pdf", PRIVATE_OK.replace(fetch_timeout_s=1.0)) == FETCH_FAILED
+    assert time.monotonic() - started < 2.5
+
+
+def test_a_stalled_body_is_cut_by_the_read_timeout(port):
+    started = time.monotonic()
+    assert code_of(f"http://127.0.0.1:{port}/stall.pdf", PRIVATE_OK.replace(fetch_timeout_s=2.0)) == FETCH_FAILED
+    assert time.monotonic() - started < 3.5
+
+
+def test_a_web_page_is_abandoned_at_its_first_kilobyte(port):
+    Hostile.sent.clear()
+    started = time.monotonic()
+    assert code_of(f"http://127.0.0.1:{port}/endless.html", PRIVATE_OK.replace(max_download_mb=1000)) == NOT_A_PDF
+    assert time.monotonic() - started < 2
+    time.sleep(0.2)
+    assert Hostile.sent.get("endless", 0) < 2_000 * 4103  # the client hung up long before the end
+
+
+def test_wrong_content_with_a_pdf_name_is_not_a_pdf(port):
+    assert code_of(f"http://127.0.0.1:{port}/video.pdf", PRIVATE_OK) == NOT_A_PDF
+
+
+def test_a_compression_bomb_stops_at_the_download_cap(port):
+    started = time.monotonic()
+    assert code_of(f"http://127.0.0.1:{port}/gzip-bomb.pdf", PRIVATE_OK.replace(max_download_mb=5)) == TOO_LARGE
+    assert time.monotonic() - started < 5
