@@ -17,7 +17,7 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,8 @@ from pdfdesk import __version__
 from pdfdesk.core import paths
 from pdfdesk.core.config import Config, get_config, set_config
 from pdfdesk.core.errors import INTERNAL_ERROR, MODEL_ERROR, VALIDATION_ERROR, PdfDeskError
-from pdfdesk.tools.registry import UNTRUSTED_NOTICE, Tool, ToolResult, all_tools, call_tool, get_tool
+from pdfdesk.tools.isolated import DEFAULT_TIMEOUT_S, call_tool_isolated
+from pdfdesk.tools.registry import UNTRUSTED_NOTICE, Tool, ToolResult, all_tools, get_tool
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +128,10 @@ def _unknown_tool(name: str, config: Config) -> ToolResult:
     return ToolResult.error(PdfDeskError(VALIDATION_ERROR, f"There is no tool named {name!r}.", f"Tools: {names}."))
 
 
+# (name, arguments, timeout) -> result; tests swap in the in-process `call_tool` to run fake tools.
+tool_runner: Callable[[str, dict[str, Any], float], ToolResult] = call_tool_isolated
+
+
 def run_tool(name: str, arguments: dict[str, Any] | None, config: Config) -> ToolResult:
     """Run one registry tool (blocking; called in a worker thread). Never raises."""
     if get_tool(name) is None:
@@ -134,7 +139,10 @@ def run_tool(name: str, arguments: dict[str, Any] | None, config: Config) -> Too
     if name == ANALYZE_TOOL and not model_configured(config):
         return _needs_model()
     started = time.perf_counter()
-    result = call_tool(name, arguments if arguments is not None else {})
+    # In a killable worker process: a PDF that makes MuPDF hang or crash costs one coded error,
+    # not the server. The analyze tool may wait on several models in turn, so it gets longer.
+    timeout = max(DEFAULT_TIMEOUT_S, config.model_timeout_s * 3) if name == ANALYZE_TOOL else DEFAULT_TIMEOUT_S
+    result = tool_runner(name, arguments if arguments is not None else {}, timeout)
     outcome = f"error {result.details.get('error')}" if result.is_error else "ok"
     log.info("%s: %s in %.0f ms", name, outcome, (time.perf_counter() - started) * 1000)
     return result
@@ -216,5 +224,10 @@ def run(roots: Sequence[str] = (), no_remote: bool = False, verbose: bool = Fals
     sys.stderr.write(f"pdfdesk mcp {__version__}: serving on stdio ({_describe_policy(config)}; "
                      f"data folder {paths.app_data_dir()})\n")
     sys.stderr.flush()
-    anyio.run(serve_stdio, build_server())
+    try:
+        anyio.run(serve_stdio, build_server())
+    finally:
+        from pdfdesk.tools.isolated import shutdown
+
+        shutdown()  # the tool worker processes end with the server
     return EXIT_OK

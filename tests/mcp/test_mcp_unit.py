@@ -99,6 +99,7 @@ async def test_a_slow_tool_does_not_stall_other_requests(monkeypatch, text_pdf, 
         return ToolResult([text_item("slow done")], {"slow": True})
 
     monkeypatch.setitem(registry._TOOLS, "slow_probe", fake_tool("slow_probe", slow))
+    monkeypatch.setattr(mcp_server, "tool_runner", lambda name, args, timeout: registry.call_tool(name, args))
     finished: list[str] = []
 
     async def call_slow(client: Client) -> None:
@@ -120,10 +121,10 @@ async def test_a_slow_tool_does_not_stall_other_requests(monkeypatch, text_pdf, 
 
 @pytest.mark.anyio
 async def test_an_unexpected_failure_is_still_a_coded_tool_result(monkeypatch, text_pdf):
-    def explode(name, args):
+    def explode(name, args, timeout):
         raise KeyError("boom")
 
-    monkeypatch.setattr(mcp_server, "call_tool", explode)
+    monkeypatch.setattr(mcp_server, "tool_runner", explode)
     async with Client(mcp_server.build_server(), mode="legacy") as client:
         result = await client.call_tool("pdf_info", {"path": str(text_pdf)})
     assert result.is_error and result.structured_content["error"] == "internal_error"
