@@ -1,0 +1,357 @@
+"""The viewer's responsiveness and memory, offscreen, next to raw PyMuPDF measured in the same run.
+
+For a generated 1,000-page document (realistic text pages, the generator of tools_bench.py) and any
+PDFs named on the command line, a DocumentView (1000 x 800) is shown offscreen and:
+  first page painted  ms from open_document() to the first paint of a rendered page image
+                      (target <= 200 ms); reference: raw pymupdf.open + page 1 render at the
+                      same scale + conversion to a QImage, in this process
+  stall, scrolling    the longest gap between ticks of a 5 ms QTimer heartbeat on the UI thread
+                      while the view scrolls from the first page to the last, one screen every
+                      16 ms (a fast fling), waiting at the end until the last page is rendered
+                      (target <= 50 ms)
+  stall, indexing     the same scroll back to the top while the document's search index is built
+                      the way the window builds it (pdfdesk.index.build_process.BUILDS, a child
+                      process; pdfdesk.index.builder.BACKGROUND, a thread, where that is missing)
+  memory              resident set size (VmRSS) after both scrolls (target <= 300 MB); the view's
+                      image caches and the RSS before opening are printed beside it
+Usage: python bench/gui_bench.py [--check] [--pages N] [--step SCREENS] [PDF ...]
+Exit status 0 (a measurement, not a test) unless --check is given and a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+# Before importing pdfdesk: indices and config go to a throwaway folder, not the user's.
+# (an index build process re-imports this file: it must find the same folder, not make another)
+HOME = os.environ.get("PDFDESK_GUI_BENCH_HOME") or tempfile.mkdtemp(prefix="pdfdesk-gui-bench-")
+os.environ["PDFDESK_GUI_BENCH_HOME"] = os.environ["PDFDESK_HOME"] = HOME
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import pymupdf  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from pdfdesk.core.documents import close_all, open_source  # noqa: E402
+from pdfdesk.gui.viewer import render_process  # noqa: E402
+
+FIRST_PAINT_TARGET_MS = 200.0
+STALL_TARGET_MS = 50.0
+RSS_TARGET_MB = 300.0
+GENERATED_PAGES = 1000
+HEARTBEAT_MS = 5
+SCROLL_TICK_MS = 16
+VIEW_SIZE = (1000, 800)
+
+
+def generate(path: Path, pages: int) -> Path:
+    """Realistic text pages, made by the generator of bench/tools_bench.py in a child process (so
+    the memory it took does not count against the viewer measured here)."""
+    subprocess.run([sys.executable, __file__, "--make", str(path), str(pages)], check=True)
+    return path
+
+
+def _make(path: Path, pages: int) -> None:
+    spec = importlib.util.spec_from_file_location("_tools_bench", REPO / "bench" / "tools_bench.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    shutil.rmtree(module.HOME, ignore_errors=True)  # it made a home of its own; nothing goes there
+    module.make_document(path, pages)
+
+
+def private_mb(pid: int) -> float:
+    """Memory only this process holds (its share of shared libraries is already in the app's RSS)."""
+    total = 0
+    with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+        for line in rollup:
+            if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                total += int(line.split()[1])
+    return total / 1024.0
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+class Heartbeat:
+    """A 5 ms timer on the UI thread; the longest gap between its ticks is the longest stall."""
+
+    def __init__(self) -> None:
+        self._timer = QTimer()
+        self._timer.setInterval(HEARTBEAT_MS)
+        self._timer.timeout.connect(self._tick)
+        self._clock = QElapsedTimer()
+        self._last = 0
+        self.max_gap_ms = 0.0
+
+    def start(self) -> None:
+        self.max_gap_ms = 0.0
+        self._clock.start()
+        self._last = self._clock.nsecsElapsed()
+        self._timer.start()
+
+    def _tick(self) -> None:
+        now = self._clock.nsecsElapsed()
+        self.max_gap_ms = max(self.max_gap_ms, (now - self._last) / 1e6)
+        self._last = now
+
+    def stop(self) -> float:
+        self._tick()
+        self._timer.stop()
+        return self.max_gap_ms
+
+
+def spin_until(condition, timeout_s: float) -> bool:
+    """Run the event loop until `condition()` holds (checked every 2 ms) or the timeout passes."""
+    deadline = time.perf_counter() + timeout_s
+    loop = QEventLoop()
+    while not condition():
+        if time.perf_counter() > deadline:
+            return False
+        QTimer.singleShot(2, loop.quit)
+        loop.exec()
+    return True
+
+
+def scroll(view, direction: int, step_screens: float) -> float:
+    """Scroll end to end one step per SCROLL_TICK_MS; seconds taken (until the end page is rendered)."""
+    bar = view.verticalScrollBar()
+    started = time.perf_counter()
+    step = max(1, int(view.viewport().height() * step_screens))
+    done = [False]
+
+    def tick() -> None:
+        value = bar.value() + direction * step
+        bar.setValue(value)
+        if (direction > 0 and bar.value() >= bar.maximum()) or (direction < 0 and bar.value() <= 0):
+            done[0] = True
+            timer.stop()
+
+    timer = QTimer()
+    timer.setInterval(SCROLL_TICK_MS)
+    timer.timeout.connect(tick)
+    timer.start()
+    spin_until(lambda: done[0], 600)
+    spin_until(lambda: all(view.page_fully_rendered(p) for p in view.visible_pages()), 30)
+    return time.perf_counter() - started
+
+
+def index_builds():
+    """Where the window builds indices: child processes (pdfdesk.index.build_process) when this
+    checkout has them, else the in-process background thread."""
+    try:
+        from pdfdesk.index.build_process import BUILDS
+        return BUILDS
+    except ImportError:
+        from pdfdesk.index.builder import BACKGROUND
+        return BACKGROUND
+
+
+def wait_for_build(builds, fingerprint: str) -> None:
+    if hasattr(builds, "running"):
+        spin_until(lambda: not builds.running(fingerprint), 300)
+    else:
+        builds.wait()
+
+
+def raw_first_page_ms(path: Path, scale: float) -> float:
+    """Raw PyMuPDF: open, load page 1, render at the view's scale, wrap as a QImage."""
+    from pdfdesk.gui.viewer.render_queue import to_qimage
+
+    started = time.perf_counter()
+    doc = pymupdf.open(path)
+    pixmap = doc.load_page(0).get_pixmap(matrix=pymupdf.Matrix(scale, scale))
+    to_qimage(pixmap, 1.0)
+    elapsed = (time.perf_counter() - started) * 1000
+    doc.close()
+    return elapsed
+
+
+@dataclass
+class Figures:
+    name: str
+    pages: int
+    first_paint_ms: float | None
+    raw_first_ms: float
+    open_stall_ms: float
+    scroll_stall_ms: float
+    scroll_s: float
+    index_stall_ms: float | None
+    index_scroll_s: float | None
+    indexed_pages: int
+    rss_mb: float
+    rss_before_mb: float
+    cache_mb: float
+    error: str | None = None
+    helper_rss: float = 0.0
+    helper_renders: int = 0
+    rss_after_index: float | None = None
+
+
+def measure(path: Path, step_screens: float, index: bool) -> Figures:
+    from pdfdesk.gui.viewer import DocumentView, shutdown
+
+    close_all()
+    rss_before = rss_mb()
+    view = DocumentView()
+    view.resize(*VIEW_SIZE)
+    view.show()
+    spin_until(lambda: view.isVisible(), 5)
+    # as in the app, where the helper starts with the window, long before a file is opened
+    spin_until(lambda: render_process.HELPER.ready() or not render_process.HELPER.enabled, 10)
+    errors: list[dict] = []
+    view.openFailed.connect(errors.append)
+    view.passwordRequired.connect(lambda _wrong: errors.append({"error": "password_required", "message": ""}))
+    heartbeat = Heartbeat()
+    heartbeat.start()
+    started = time.perf_counter()
+    view.open_document(str(path))
+    painted = spin_until(lambda: view.first_painted_at is not None or bool(errors), 30)
+    first_ms = (view.first_painted_at - started) * 1000 if painted and view.first_painted_at else None
+    open_stall = heartbeat.stop()
+    if errors:
+        view.close_document()
+        shutdown()
+        return Figures(path.name, 0, None, 0.0, open_stall, 0.0, 0.0, None, None, 0, rss_mb(), rss_before, 0.0,
+                       error=f"{errors[0].get('error')}: {errors[0].get('message')}")
+    pages = view.page_count
+    scale = view.render_scale()
+    spin_until(lambda: view.pending_requests() == 0, 30)  # settle: sizes read, neighbours rendered
+
+    heartbeat.start()
+    scroll_s = scroll(view, +1, step_screens)
+    scroll_stall = heartbeat.stop()
+    helper = render_process.HELPER.pid()
+    helper_mb = private_mb(helper) if helper else 0.0
+    rss = rss_mb() + helper_mb  # the budget: open and scrolled end to end
+    cache_mb = view.cache_bytes() / 1048576
+
+    index_stall = index_s = None
+    indexed = 0
+    if index:
+        from pdfdesk.index.builder import Target
+        from pdfdesk.index.store import DocumentIndex
+
+        builds = index_builds()
+        source = view.source
+        with open_source(source, None) as opened:  # untimed: the fingerprint hashes the file
+            fingerprint = opened.fingerprint
+        heartbeat.start()
+        builds.start(Target(source, None, fingerprint))
+        index_s = scroll(view, -1, step_screens)
+        index_stall = heartbeat.stop()
+        state = DocumentIndex(fingerprint).read_state()
+        indexed = state.pages_indexed if state is not None else 0
+        wait_for_build(builds, fingerprint)
+
+    helper = render_process.HELPER.pid()
+    rss_after_index = rss_mb() + (private_mb(helper) if helper else 0.0)
+    helper_share = view._worker.helper_renders if view._worker is not None else 0
+    raw_ms = min(raw_first_page_ms(path, scale) for _ in range(3))
+    view.close_document()
+    shutdown()
+    view.deleteLater()
+    return Figures(path.name, pages, first_ms, raw_ms, open_stall, scroll_stall, scroll_s, index_stall, index_s,
+                   indexed, rss, rss_before, cache_mb, helper_rss=helper_mb, helper_renders=helper_share,
+                   rss_after_index=rss_after_index if index else None)
+
+
+def verdict(value: float | None, target: float) -> str:
+    if value is None:
+        return "n/a"
+    return "ok" if value <= target else "MISSED"
+
+
+def report(fig: Figures) -> list[str]:
+    """Print one document's figures; returns the names of missed targets."""
+    print(f"\n{fig.name} ({fig.pages} pages)")
+    if fig.error:
+        print(f"  could not open: {fig.error}")
+        return []
+    missed = []
+    first = "n/a" if fig.first_paint_ms is None else f"{fig.first_paint_ms:8.1f} ms"
+    print(f"  first page painted    {first:>11}   target <= {FIRST_PAINT_TARGET_MS:.0f} ms   "
+          f"{verdict(fig.first_paint_ms, FIRST_PAINT_TARGET_MS):6}  raw open+render page 1: {fig.raw_first_ms:.1f} ms"
+          f"  (longest stall while opening {fig.open_stall_ms:.1f} ms)")
+    print(f"  stall, scrolling      {fig.scroll_stall_ms:8.1f} ms   target <= {STALL_TARGET_MS:.0f} ms    "
+          f"{verdict(fig.scroll_stall_ms, STALL_TARGET_MS):6}  end to end in {fig.scroll_s:.1f} s")
+    if fig.index_stall_ms is not None:
+        print(f"  stall, indexing       {fig.index_stall_ms:8.1f} ms   target <= {STALL_TARGET_MS:.0f} ms    "
+              f"{verdict(fig.index_stall_ms, STALL_TARGET_MS):6}  back to the top in {fig.index_scroll_s:.1f} s, "
+              f"{fig.indexed_pages} pages indexed meanwhile ({type(index_builds()).__name__})")
+    print(f"  memory (VmRSS)        {fig.rss_mb:8.1f} MB   target <= {RSS_TARGET_MB:.0f} MB   "
+          f"{verdict(fig.rss_mb, RSS_TARGET_MB):6}  app RSS + render helper's private memory ({fig.helper_rss:.1f} MB) "
+          f"after the scroll; before opening {fig.rss_before_mb:.1f} MB, image caches {fig.cache_mb:.1f} MB")
+    if fig.rss_after_index is not None:
+        print(f"  memory after indexing {fig.rss_after_index:8.1f} MB   (same measure; an in-process build's memory "
+              f"would be in it, a build process's is not); {fig.helper_renders} renders by the helper")
+    for value, target, name in ((fig.first_paint_ms, FIRST_PAINT_TARGET_MS, "first page painted"),
+                                (fig.scroll_stall_ms, STALL_TARGET_MS, "stall while scrolling"),
+                                (fig.index_stall_ms, STALL_TARGET_MS, "stall while indexing"),
+                                (fig.rss_mb, RSS_TARGET_MB, "memory")):
+        if value is not None and value > target or (name == "first page painted" and value is None):
+            missed.append(f"{fig.name}: {name}")
+    return missed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("pdfs", nargs="*", type=Path)
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--pages", type=int, default=GENERATED_PAGES, help="pages of the generated document")
+    parser.add_argument("--step", type=float, default=1.0, help="screens scrolled per 16 ms tick")
+    parser.add_argument("--no-index", action="store_true", help="skip the scroll while indexing")
+    parser.add_argument("--make", nargs=2, metavar=("PATH", "PAGES"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.make:
+        _make(Path(args.make[0]), int(args.make[1]))
+        return 0
+
+    app = QApplication.instance() or QApplication([])
+    work = Path(tempfile.mkdtemp(prefix="pdfdesk-gui-bench-docs-"))
+    try:
+        documents = []
+        if args.pages > 0:
+            started = time.perf_counter()
+            documents.append(generate(work / f"generated-{args.pages}.pdf", args.pages))
+            print(f"generated {args.pages} pages in {time.perf_counter() - started:.1f} s")
+        documents += [p.resolve() for p in args.pdfs]
+        print(f"Qt {__import__('PySide6').__version__}, PyMuPDF {pymupdf.__version__}, "
+              f"platform {app.platformName()}, view {VIEW_SIZE[0]}x{VIEW_SIZE[1]}, scroll step {args.step} screen(s), "
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+        heartbeat = Heartbeat()
+        heartbeat.start()
+        spin_until(lambda: False, 3.0)
+        print(f"machine noise: longest heartbeat gap over 3 s with nothing to do: {heartbeat.stop():.1f} ms")
+        missed: list[str] = []
+        for path in documents:
+            missed += report(measure(path, args.step, not args.no_index))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(HOME, ignore_errors=True)
+    if missed:
+        print("\nmissed: " + "; ".join(missed))
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Recently opened documents: a small JSON list in the app data folder, newest first.
+
+Kept as a plain file (not QSettings) so it follows `PDFDESK_HOME` like every other piece of state,
+and stays readable by hand. Written atomically; an unreadable file is treated as empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pdfdesk.core import paths
+
+RECENT_FILE = "recent.json"
+MAX_RECENT = 15
+
+
+def _file() -> Path:
+    return paths.app_data_dir() / RECENT_FILE
+
+
+def _normalise(reference: str) -> str:
+    """Local paths are stored absolute so the same file is one entry; URLs stay as given."""
+    if "://" in reference and not reference.startswith("file://"):
+        return reference
+    return os.path.abspath(os.path.expanduser(reference.removeprefix("file://")))
+
+
+def load_recent() -> list[str]:
+    try:
+        data = json.loads(_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    items = data.get("recent", []) if isinstance(data, dict) else []
+    return [item for item in items if isinstance(item, str)][:MAX_RECENT]
+
+
+def _save(items: list[str]) -> None:
+    target = _file()
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    temp.write_text(json.dumps({"recent": items[:MAX_RECENT]}, indent=1), encoding="utf-8")
+    os.replace(temp, target)
+
+
+def add_recent(reference: str) -> list[str]:
+    """Put `reference` first (once); returns the new list."""
+    entry = _normalise(reference)
+    items = [entry] + [item for item in load_recent() if item != entry]
+    _save(items)
+    return items[:MAX_RECENT]
+
+
+def remove_recent(reference: str) -> list[str]:
+    entry = _normalise(reference)
+    items = [item for item in load_recent() if item != entry]
+    _save(items)
+    return items
+
+
+def clear_recent() -> None:
+    _save([])

@@ -1,0 +1,164 @@
+"""Small, safe HTML builders for the panels: escaped text, bold hit words, Markdown-ish answers.
+
+Everything a PDF or a model wrote is escaped first; only the constructs below become markup, so
+a document cannot inject HTML (or a `pdfdesk://` link that looks like a citation) into the window.
+Citations (`[p. 3]`, `[report.pdf p. 3]`, `[report.pdf, pp. 3-4]`) become links through a resolver.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable
+from urllib.parse import parse_qs, quote, urlparse
+
+from pdfdesk.index.query_terms import parse_terms
+
+CitationResolver = Callable[[str | None, int], str | None]  # (file name or None, page) -> href
+
+CITATION = re.compile(
+    r"\[(?:(?P<name>[^\[\]\n]{1,200}?\.pdf)[,:]?\s+)?pp?\.\s*(?P<page>\d{1,6})(?:\s*[-–]\s*\d{1,6})?\]",
+    re.IGNORECASE,
+)
+_LINK = re.compile(r"\[([^\]\n]{1,300})\]\((https?://[^\s)]{1,2000})\)")
+_CODE = re.compile(r"`([^`\n]+)`")
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])|(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])")
+_BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
+_NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s+(.*)$")
+_HEADING = re.compile(r"^(#{1,4})\s+(.*)$")
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def citation_href(document: str, page: int, key: str | None = None) -> str:
+    """`pdfdesk://open?doc=…&page=N` (+ `&c=key` naming the citation whose rects to highlight)."""
+    href = f"pdfdesk://open?doc={quote(document, safe='')}&page={page}"
+    return href + (f"&c={quote(key, safe='')}" if key else "")
+
+
+def parse_citation_href(href: str) -> tuple[str, int, str | None] | None:
+    """(document, page, citation key) of a `pdfdesk://open` link, or None for anything else."""
+    url = urlparse(href)
+    if url.scheme != "pdfdesk" or url.netloc != "open":
+        return None
+    query = parse_qs(url.query)
+    try:
+        document, page = query["doc"][0], int(query["page"][0])
+    except (KeyError, IndexError, ValueError):
+        return None
+    if page < 1 or not document:
+        return None
+    return document, page, (query.get("c") or [None])[0]
+
+
+def highlight_terms(text: str, query: str) -> str:
+    """`text` escaped, with the query's words (and stems' prefixes) in bold."""
+    terms = parse_terms(query)
+    needles = [n for n in terms.phrases + terms.words + terms.prefixes if n.strip()]
+    if not needles:
+        return esc(text)
+    parts = []
+    for needle in sorted(set(needles), key=len, reverse=True):
+        word = re.escape(needle.rstrip("*"))
+        stem = re.escape(needle[:max(4, len(needle) - 2)]) if len(needle) > 5 and " " not in needle else None
+        # whole word, or a word starting with a stem of it (so "contracts" bolds for "contract")
+        parts.append(rf"\b{word}\w*" if needle.endswith("*") or stem is None else rf"\b{stem}\w*")
+    pattern = re.compile("|".join(parts), re.IGNORECASE)
+    out, last = [], 0
+    for match in pattern.finditer(text):
+        out.append(esc(text[last:match.start()]))
+        out.append(f"<b>{esc(match.group(0))}</b>")
+        last = match.end()
+    out.append(esc(text[last:]))
+    return "".join(out)
+
+
+def _inline(text: str, resolve: CitationResolver | None) -> str:
+    """Escape one line and apply inline Markdown, links and citations."""
+    tokens: list[str] = []
+
+    def stash(markup: str) -> str:
+        tokens.append(markup)
+        return f"\x00{len(tokens) - 1}\x00"
+
+    def code(match: re.Match[str]) -> str:
+        return stash(f"<code>{esc(match.group(1))}</code>")
+
+    def citation(match: re.Match[str]) -> str:
+        href = resolve(match.group("name"), int(match.group("page"))) if resolve else None
+        label = esc(match.group(0))
+        return stash(f'<a href="{esc(href)}">{label}</a>' if href else label)
+
+    def link(match: re.Match[str]) -> str:
+        return stash(f'<a href="{esc(match.group(2))}">{esc(match.group(1))}</a>')
+
+    text = _CODE.sub(code, text)
+    text = CITATION.sub(citation, text)
+    text = _LINK.sub(link, text)
+    text = esc(text)
+    text = _BOLD.sub(r"<b>\1</b>", text)
+    text = _ITALIC.sub(lambda m: f"<i>{m.group(1) or m.group(2)}</i>", text)
+    return re.sub("\x00(\\d+)\x00", lambda m: tokens[int(m.group(1))], text)
+
+
+def markdown_html(text: str, resolve: CitationResolver | None = None) -> str:
+    """Markdown-ish `text` (paragraphs, headings, lists, code, bold/italic, links) as safe HTML."""
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    items: list[str] = []
+    list_tag = ""
+    code: list[str] | None = None
+
+    def flush() -> None:
+        nonlocal list_tag
+        if paragraph:
+            blocks.append("<p>" + "<br>".join(_inline(line, resolve) for line in paragraph) + "</p>")
+            paragraph.clear()
+        if items:
+            blocks.append(f"<{list_tag}>" + "".join(f"<li>{i}</li>" for i in items) + f"</{list_tag}>")
+            items.clear()
+            list_tag = ""
+
+    for line in text.splitlines():
+        if line.strip().startswith("```"):
+            if code is None:
+                flush()
+                code = []
+            else:
+                blocks.append("<pre>" + esc("\n".join(code)) + "</pre>")
+                code = None
+            continue
+        if code is not None:
+            code.append(line)
+            continue
+        if not line.strip():
+            flush()
+            continue
+        heading, bullet, numbered = _HEADING.match(line), _BULLET.match(line), _NUMBERED.match(line)
+        if heading:
+            flush()
+            level = min(len(heading.group(1)) + 2, 6)
+            blocks.append(f"<h{level}>{_inline(heading.group(2), resolve)}</h{level}>")
+        elif bullet or numbered:
+            tag = "ul" if bullet else "ol"
+            if paragraph or (items and list_tag != tag):
+                flush()
+            list_tag = tag
+            items.append(_inline((bullet or numbered).group(1), resolve))  # type: ignore[union-attr]
+        elif items and line.startswith(("  ", "\t")):
+            items[-1] += " " + _inline(line.strip(), resolve)
+        else:
+            if items:
+                flush()
+            paragraph.append(line)
+    if code is not None:  # an unterminated block while streaming
+        blocks.append("<pre>" + esc("\n".join(code)) + "</pre>")
+    flush()
+    return "\n".join(blocks)
+
+
+def join_nonempty(parts: Iterable[str], sep: str = " · ") -> str:
+    return sep.join(p for p in parts if p)

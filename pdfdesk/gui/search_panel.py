@@ -1,0 +1,263 @@
+"""The search panel: query, mode, granularity and scope; ranked results with excerpts; click → page.
+
+It is a thin client of the `pdf_search` tool (in a killable tool process, off the UI thread), so
+the window stays live while indexing holds MuPDF. Results carry hit rectangles; activating one emits
+`resultActivated(document, page, rects)` and the window opens the page with the hits highlighted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtWidgets import (
+    QApplication, QComboBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar,
+    QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QVBoxLayout, QWidget,
+)
+
+from pdfdesk.gui import theme, workers
+from pdfdesk.gui.indexing import IndexProgress
+from pdfdesk.gui.richtext import esc, highlight_terms, join_nonempty
+from pdfdesk.gui.tool_calls import run_tool
+
+MATCH_ROLE = Qt.ItemDataRole.UserRole + 1
+HTML_ROLE = Qt.ItemDataRole.UserRole + 2
+MAX_RESULTS = 50
+
+CurrentDocument = Callable[[], "tuple[str, str | None] | None"]  # (reference, password) of the active tab
+Rect = tuple[float, float, float, float]
+
+
+class ResultDelegate(QStyledItemDelegate):
+    """Paints a result's rich text (file, page, section, excerpt with bold hits), wrapped to the width."""
+
+    MARGIN = 6
+
+    def _document(self, index: QModelIndex, width: int) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDocumentMargin(self.MARGIN)
+        doc.setHtml(index.data(HTML_ROLE) or "")
+        doc.setTextWidth(max(width, 80))
+        return doc
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        doc = self._document(index, opt.rect.width())
+        context = QAbstractTextDocumentLayout.PaintContext()
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(role))
+        painter.save()
+        painter.translate(opt.rect.topLeft())
+        painter.setClipRect(QRectF(0, 0, opt.rect.width(), opt.rect.height()))
+        doc.documentLayout().draw(painter, context)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        width = option.widget.viewport().width() if option.widget is not None else option.rect.width()
+        doc = self._document(index, width)
+        return QSize(int(doc.idealWidth()), int(doc.size().height()) + 2)
+
+
+class ResultList(QListWidget):
+    """Re-lays out wrapped items when the panel is resized."""
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.scheduleDelayedItemsLayout()
+
+
+def result_html(match: dict[str, Any], query: str, library: bool) -> str:
+    """One result as HTML: where it is, then its excerpt with the query's words in bold."""
+    muted = theme.colors()["muted"]
+    if match.get("granularity") == "section":
+        where = f"§ {esc(match.get('path') or match.get('title') or '')} · pp. {match.get('start_page')}–{match.get('end_page')}" \
+                f" · hit on p. {match['page']}"
+    else:
+        where = join_nonempty([f"p. {match['page']}", esc(match.get("section") or "")])
+    name = f"<b>{esc(Path(match.get('file', '')).name)}</b> · " if library else ""
+    flags = " · <i>related in meaning, no keyword match</i>" if match.get("low_confidence") else ""
+    excerpt = highlight_terms(" ".join(str(match.get("excerpt") or "").split()), query)
+    return (f'<div style="color:{muted}; font-size:small">{name}{where}{flags}</div>'
+            f"<div>{excerpt}</div>")
+
+
+class SearchPanel(QWidget):
+    """Query box, options, indexing progress, results; emits `resultActivated(document, page, rects)`."""
+
+    resultActivated = Signal(str, int, list)
+    searchFinished = Signal(dict)  # the tool result's details (tests and status bar)
+
+    def __init__(self, current_document: CurrentDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("searchPanel")
+        self._current_document = current_document
+        self._generation = 0
+        self._library_search = False
+        self._last_query = ""
+        self._build()
+
+    # -- layout ------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        row = QHBoxLayout()
+        self.query = QLineEdit(self)
+        self.query.setPlaceholderText('Search: words, "exact phrase", OR, NOT, prefix*')
+        self.query.setClearButtonEnabled(True)
+        self.query.returnPressed.connect(self.search)
+        self.button = QPushButton("Search", self)
+        self.button.clicked.connect(self.search)
+        row.addWidget(self.query, 1)
+        row.addWidget(self.button)
+        layout.addLayout(row)
+        options = QHBoxLayout()
+        self.mode = self._combo([("Auto", "auto"), ("Keyword", "keyword"), ("Semantic", "semantic")],
+                                "auto: keyword + meaning when an embedding model is available")
+        self.granularity = self._combo([("Pages", "page"), ("Sections", "section")],
+                                       "Rank whole pages, or outline sections / detected headings")
+        self.scope = self._combo([("This document", "document"), ("Whole library", "library")],
+                                 "Search the current tab's document, or every indexed library document")
+        for label, combo in (("Mode", self.mode), ("By", self.granularity), ("In", self.scope)):
+            caption = QLabel(label, self)
+            caption.setBuddy(combo)
+            options.addWidget(caption)
+            options.addWidget(combo)
+        options.addStretch(1)
+        layout.addLayout(options)
+        self.progress = QProgressBar(self)
+        self.progress.setObjectName("searchIndexProgress")
+        self.progress.setTextVisible(True)
+        self.progress.setMaximumHeight(16)
+        self.progress.hide()
+        layout.addWidget(self.progress)
+        self.status = QLabel(self)
+        self.status.setObjectName("searchStatus")
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.status)
+        self.results = ResultList(self)
+        self.results.setObjectName("searchResults")
+        self.results.setItemDelegate(ResultDelegate(self.results))
+        self.results.setWordWrap(True)
+        self.results.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
+        self.results.itemClicked.connect(self._activate)
+        self.results.itemActivated.connect(self._activate)
+        layout.addWidget(self.results, 1)
+
+    def _combo(self, items: list[tuple[str, str]], tip: str) -> QComboBox:
+        combo = QComboBox(self)
+        for label, value in items:
+            combo.addItem(label, value)
+        combo.setToolTip(tip)
+        return combo
+
+    # -- searching ---------------------------------------------------------------------------
+    def focus_query(self) -> None:
+        self.query.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.query.selectAll()
+
+    def search(self) -> None:
+        """Run the query off the UI thread; a newer search makes older answers stale."""
+        query = self.query.text().strip()
+        if not query:
+            self._set_status("Type what to look for.")
+            return
+        args: dict[str, Any] = {"query": query, "mode": self.mode.currentData(),
+                                "granularity": self.granularity.currentData(), "max_results": MAX_RESULTS}
+        library = self.scope.currentData() == "library"
+        current = None
+        if library:
+            args["library"] = True
+        else:
+            current = self._current_document()
+            if current is None:
+                self._set_status("Open a document first, or search the whole library.")
+                return
+            args["path"] = current[0]
+            if current[1]:
+                args["password"] = current[1]
+        self._generation += 1
+        generation = self._generation
+        self._library_search, self._last_query = library, query
+        self._document = current[0] if current else None
+        self.results.clear()
+        self._set_status("Searching…")
+        workers.submit(run_tool, "pdf_search", args, owner=self,
+                       on_done=lambda result: self._show(generation, result),
+                       on_error=lambda details: self._show_error(generation, details))
+
+    def _show(self, generation: int, result: Any) -> None:
+        if generation != self._generation:
+            return
+        details = dict(result.details)
+        if result.is_error:
+            self._show_error(generation, details)
+            return
+        matches = details.get("matches", [])
+        for match in matches:
+            item = QListWidgetItem()
+            item.setData(MATCH_ROLE, match)
+            item.setData(HTML_ROLE, result_html(match, self._last_query, self._library_search))
+            item.setToolTip(str(match.get("file", "")))
+            self.results.addItem(item)
+        self._set_status(self._summary(details))
+        self.searchFinished.emit(details)
+
+    def _summary(self, details: dict[str, Any]) -> str:
+        count = details.get("count", 0)
+        where = "the library" if details.get("library") else Path(str(details.get("file", ""))).name
+        parts = [f"<b>{count}</b> result{'s' * (count != 1)} in {esc(where)} ({esc(details.get('mode', ''))})"]
+        if details.get("library") and details.get("documents_searched") is not None:
+            parts[0] += f" across {details['documents_searched']} indexed document(s)"
+        if details.get("matches_omitted"):
+            parts.append(f"{details['matches_omitted']} more omitted")
+        muted = theme.colors()["muted"]
+        notes = [details.get(key) for key in ("note", "semantic_note") if details.get(key)]
+        if details.get("semantic_unavailable"):
+            notes.append(f"Meaning-based search is off: {details['semantic_unavailable']}. Keyword results shown.")
+        if details.get("library") and not details.get("documents_searched"):
+            notes.append("No indexed documents in the library yet: add some in the Library panel.")
+        text = " · ".join(parts)
+        if notes:
+            text += "".join(f'<br><span style="color:{muted}">{esc(str(n))}</span>' for n in notes)
+        return text
+
+    def _show_error(self, generation: int, details: dict[str, Any]) -> None:
+        if generation != self._generation:
+            return
+        colour = theme.colors()["error"]
+        hint = f"<br>{esc(details.get('hint', ''))}" if details.get("hint") else ""
+        self._set_status(f'<span style="color:{colour}">{esc(details.get("message", "Search failed."))}</span>{hint}')
+        self.searchFinished.emit(details)
+
+    def _set_status(self, html: str) -> None:
+        self.status.setText(html)
+
+    # -- results -----------------------------------------------------------------------------
+    def _activate(self, item: QListWidgetItem) -> None:
+        match = item.data(MATCH_ROLE) or {}
+        document = match.get("file") if self._library_search else (self._document or match.get("file"))
+        if not document:
+            return
+        rects = [tuple(float(v) for v in rect) for rect in match.get("rects", [])]
+        self.resultActivated.emit(str(document), int(match["page"]), rects)
+
+    # -- indexing progress -------------------------------------------------------------------
+    def show_index_progress(self, progress: IndexProgress | None) -> None:
+        """The current document's build: a bar while it runs, hidden when complete."""
+        if progress is None or progress.complete or progress.error or not progress.pages_total:
+            self.progress.hide()
+            return
+        self.progress.setRange(0, progress.pages_total)
+        self.progress.setValue(progress.pages_done)
+        self.progress.setFormat(f"Indexing {progress.name}: {progress.pages_done} of {progress.pages_total} pages"
+                                " (search works meanwhile)")
+        self.progress.show()

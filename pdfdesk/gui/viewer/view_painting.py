@@ -1,0 +1,121 @@
+"""How a DocumentView paints: every visible page from the best images it has, never blank.
+
+A page shows its tiles at the current zoom; where some are missing, first the closest other zoom's
+images scaled, else its small preview scaled, else a placeholder with its number; then find hits,
+search highlights and the selection on top. Painting never waits for the worker.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from PySide6.QtCore import QRectF, QTimer
+from PySide6.QtGui import QPainter, QPaintEvent
+
+from pdfdesk.gui.viewer import painter as paint
+from pdfdesk.gui.viewer import tiles
+from pdfdesk.gui.viewer.page_data import Rect
+from pdfdesk.gui.viewer.states import STATE_OPEN
+
+
+class PagePainting:
+    """Mixin of DocumentView (uses its layout, caches and overlays)."""
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self.viewport())
+        painter.fillRect(event.rect(), paint.BACKGROUND)
+        if self._message is not None:
+            paint.draw_message(painter, QRectF(self.viewport().rect()), *self._message)
+            return
+        if self._state != STATE_OPEN:
+            return
+        if tiles.scale_key(self.render_scale()) != self._scheduled_scale:
+            self._schedule()  # the screen's scale changed (window moved to another monitor)
+        exposed = QRectF(event.rect())
+        top = self.verticalScrollBar().value()
+        painted_real = False
+        for index in self._layout.pages_between(top + exposed.top(), top + exposed.bottom() + 1):
+            painted_real |= self._paint_page(painter, index, exposed)
+        painter.end()
+        if painted_real and not self._first_painted:
+            self._first_painted = True
+            self.first_painted_at = time.perf_counter()
+            QTimer.singleShot(0, self._emit_first_painted)
+
+    def _emit_first_painted(self) -> None:
+        if self._state == STATE_OPEN:
+            self.firstPagePainted.emit()
+
+    def _paint_page(self, painter: QPainter, index: int, exposed: QRectF) -> bool:
+        """Draw one page; True when at least one image rendered at the current zoom was drawn."""
+        target = self.page_rect_in_viewport(index + 1)
+        paint.draw_page_frame(painter, target)
+        if index in self._failed_pages:
+            paint.draw_page_error(painter, target, self._failed_pages[index])
+            return False
+        needed = self._needed_tiles(index)
+        present = [(tile, image) for tile in needed if (image := self._tiles.get(tile.key)) is not None]
+        if len(present) < len(needed):
+            if not self._paint_fallback(painter, index, target) and not present:
+                paint.draw_placeholder(painter, target, index + 1)
+        zoom = self._layout.zoom
+        for tile, image in present:
+            x0, y0, x1, y1 = tile.page_rect_pt()
+            painter.drawImage(QRectF(target.x() + x0 * zoom, target.y() + y0 * zoom,
+                                     (x1 - x0) * zoom, (y1 - y0) * zoom), image)
+        self._paint_overlays(painter, index, target)
+        return bool(present)
+
+    def _paint_fallback(self, painter: QPainter, index: int, target: QRectF) -> bool:
+        """Paint the page from images at another zoom (closest first), else its preview."""
+        current = self.render_scale()
+        others: dict[int, list[tiles.TileKey]] = {}
+        for key in self._tiles.for_page(index):
+            if key.scale != tiles.scale_key(current):
+                others.setdefault(key.scale, []).append(key)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        drawn = False
+        zoom = self._layout.zoom
+        if others:
+            best = min(others, key=lambda s: abs(math.log(tiles.key_scale(s) / current)))
+            scale = tiles.key_scale(best)
+            for key in others[best]:
+                image = self._tiles.get(key)
+                if image is None:
+                    continue
+                tile = tiles.tile(index, self._layout.page_size(index), scale, key.col, key.row)
+                x0, y0, x1, y1 = tile.page_rect_pt()
+                painter.drawImage(QRectF(target.x() + x0 * zoom, target.y() + y0 * zoom,
+                                         (x1 - x0) * zoom, (y1 - y0) * zoom), image)
+                drawn = True
+        if not drawn:
+            preview = self._previews.get(index)
+            if preview is not None:
+                painter.drawImage(target, preview)
+                drawn = True
+        painter.restore()
+        return drawn
+
+    def _page_to_viewport(self, target: QRectF, rect: Rect) -> QRectF:
+        zoom = self._layout.zoom
+        return QRectF(target.x() + rect[0] * zoom, target.y() + rect[1] * zoom,
+                      (rect[2] - rect[0]) * zoom, (rect[3] - rect[1]) * zoom)
+
+    def _paint_overlays(self, painter: QPainter, index: int, target: QRectF) -> None:
+        find_hits = self._find.hits_on(index)
+        if find_hits:
+            current = self._find.current
+            others = [self._page_to_viewport(target, r) for i, r in enumerate(find_hits)
+                      if current != (index, i)]
+            paint.draw_rects(painter, others, paint.FIND_HIT)
+            if current is not None and current[0] == index:
+                paint.draw_rects(painter, [self._page_to_viewport(target, find_hits[current[1]])],
+                                 paint.FIND_CURRENT)
+        if self._highlights is not None and self._highlights[0] == index:
+            rects = self._display_rects(index, self._highlights[1])
+            paint.draw_rects(painter, [self._page_to_viewport(target, r) for r in rects], paint.SEARCH_HIT)
+        if self._selection.active and index in self._selection.pages():
+            rects = self._selection.rects(index, self._words_of)
+            paint.draw_rects(painter, [self._page_to_viewport(target, r) for r in rects], paint.SELECTION)
