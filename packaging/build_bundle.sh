@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Build the PyInstaller one-folder bundle dist/pdfdesk/ from a clean virtualenv (regular install,
-# no test tools), so the bundle holds exactly what `pip install .` brings.
-# Usage: bash packaging/build_bundle.sh            (PDFDESK_BUNDLE_SEMANTIC=1 adds fastembed)
+# Build the PyInstaller one-folder bundle dist/pdfdesk/ from a fresh virtualenv (regular install,
+# no test tools), so the bundle holds exactly what `pip install .` brings — never a stale package
+# left in an old build venv.
+# Usage: bash packaging/build_bundle.sh     (PDFDESK_BUNDLE_SEMANTIC=1 adds fastembed, ~120 MB)
+# Also used by packaging/macos/build_app.sh (PyInstaller then also writes dist/pdfdesk.app).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 build="$root/build/bundle"
 
-# Qt's xcb platform plugin links these; PyInstaller copies them into the bundle only if present here.
+# PyInstaller copies into the bundle the shared libraries Qt's xcb platform plugin links, but only
+# those present on the build machine (libxcb-icccm4 and libxcb-keysyms1 are not there by default).
+# It also needs objdump (binutils), and Debian's python3 needs python3-venv for `-m venv`.
 if command -v apt-get >/dev/null 2>&1; then
     missing=()
-    for pkg in libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0 \
-               libxcb-shape0 libxcb-randr0 libxcb-cursor0 libegl1 libgl1 libfontconfig1 libdbus-1-3; do
+    for pkg in python3-venv binutils libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 \
+               libxkbcommon-x11-0 libxcb-shape0 libxcb-randr0 libxcb-cursor0 libegl1 libgl1 libfontconfig1 libdbus-1-3; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     if [ ${#missing[@]} -gt 0 ]; then
@@ -21,14 +25,19 @@ if command -v apt-get >/dev/null 2>&1; then
     fi
 fi
 
+started=$(date +%s)
 python=${PYTHON:-python3}
-[ -x "$build/venv/bin/python" ] || "$python" -m venv "$build/venv"
+rm -rf "$build/venv" "$root/build/lib" "$root/build/bdist."*   # setuptools reuses build/lib: no stale modules
+"$python" -m venv "$build/venv"
 pip=("$build/venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" --upgrade pip >/dev/null
 extras=""; [ "${PDFDESK_BUNDLE_SEMANTIC:-0}" = 1 ] && extras="[semantic]"
 "${pip[@]}" "$root$extras" "pyinstaller>=6.10"
+installed=$(date +%s)
 
-started=$(date +%s)
 "$build/venv/bin/pyinstaller" --noconfirm --clean --log-level WARN \
     --distpath "$root/dist" --workpath "$build/work" packaging/pdfdesk.spec
-echo "bundle: dist/pdfdesk ($(du -sh dist/pdfdesk | cut -f1)) built in $(( $(date +%s) - started )) s"
+finished=$(date +%s)
+qt=$("$build/venv/bin/python" -c "import PySide6; print(PySide6.__version__)")
+echo "bundle: dist/pdfdesk ($(du -sh dist/pdfdesk | cut -f1), PySide6 $qt) in $(( finished - started )) s" \
+     "($(( installed - started )) s venv + pip, $(( finished - installed )) s PyInstaller)"

@@ -15,7 +15,7 @@ from pdfdesk.core import paths
 from pdfdesk.core.config import ConfigError, get_config, set_config
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
-COMMANDS = ("tool", "tools", "index")
+COMMANDS = ("tool", "tools", "index", "mcp", "ask")
 TOOL_FLAGS = ("--no-image-data", "--text")
 
 
@@ -25,6 +25,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="With no command, pdfdesk opens the given PDFs (or the bundled sample).",
     )
     parser.add_argument("--version", action="version", version=f"pdfdesk {__version__}")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check this installation (sample PDF, render, search, offline answer, window) "
+                             "and print one line: OK with timings, or the step that failed")
     sub = parser.add_subparsers(dest="command")
     tool = sub.add_parser("tool", help="run one tool and print its result as JSON")
     tool.add_argument("name", help="tool name, e.g. pdf_info")
@@ -35,6 +38,16 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("tools", help="list the tools with their JSON schemas")
     index = sub.add_parser("index", help="build the search index of PDF files or folders (with progress)")
     index.add_argument("paths", nargs="+", help="PDF files, or folders searched recursively for *.pdf")
+    ask = sub.add_parser("ask", help="ask the agent a question about PDFs; the answer streams with page citations")
+    ask.add_argument("question", help="the question, in quotes")
+    ask.add_argument("--pdf", action="append", default=[], metavar="FILE", help="a PDF to ask about (repeatable)")
+    ask.add_argument("--model", metavar="PROVIDER/MODEL", help='e.g. "openai/gpt-4.1-mini" (default: [models] agent)')
+    ask.add_argument("--quiet", action="store_true", help="do not show tool calls on stderr")
+    mcp = sub.add_parser("mcp", help="serve the tools to other agents over MCP (stdio)")
+    mcp.add_argument("--root", action="append", default=[], metavar="DIR",
+                     help="allow only files under DIR (repeatable; turns on workspace-only)")
+    mcp.add_argument("--no-remote", action="store_true", help="sandbox: refuse http(s) URLs")
+    mcp.add_argument("--verbose", action="store_true", help="log each tool call to stderr")
     return parser
 
 
@@ -89,11 +102,26 @@ def list_tools() -> int:
     return EXIT_OK
 
 
+def _has_display() -> bool:
+    """False on a Linux/BSD console without X11 or Wayland (and no QT_QPA_PLATFORM chosen)."""
+    import os
+
+    if sys.platform in ("win32", "darwin") or os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def start_app(files: list[str]) -> int:
-    """Open the desktop window; until the GUI lands, describe the documents in the terminal."""
+    """Open the desktop window on `files` (the bundled sample when none); on a machine without a
+    display, describe the documents in the terminal instead."""
+    if _has_display():
+        from pdfdesk.gui.app import run
+
+        return run(files)
     targets = files or [str(paths.sample_pdf())]
     sys.stdout.write(
-        "pdfdesk: the desktop window is not built yet. Meanwhile every tool works from the terminal:\n"
+        "pdfdesk: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset). "
+        "Every tool works from the terminal:\n"
         "  pdfdesk tools                      list the tools\n"
         "  pdfdesk tool pdf_info '{\"path\": \"FILE.pdf\"}'\n\n"
     )
@@ -110,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         flags = [a for a in argv[1:] if a in TOOL_FLAGS]
         argv = ["tool", *flags, *[a for a in argv[1:] if a not in TOOL_FLAGS]]
     options = None if opens_files else _parser().parse_args(argv)
+    if options is not None and options.self_test:  # runs on defaults: a broken config.toml must not stop it
+        from pdfdesk.self_test import main as self_test
+
+        return self_test()
     try:
         set_config(get_config())
     except ConfigError as exc:
@@ -121,10 +153,18 @@ def main(argv: list[str] | None = None) -> int:
         return run_tool(options.name, options.args, options.no_image_data, options.text)
     if options.command == "tools":
         return list_tools()
+    if options.command == "ask":
+        from pdfdesk.agent.ask import ask
+
+        return ask(options.question, options.pdf, options.model, options.quiet)
     if options.command == "index":
         from pdfdesk.index.cli_index import index_paths
 
         return index_paths(options.paths)
+    if options.command == "mcp":
+        from pdfdesk.mcp_server import run as serve_mcp
+
+        return serve_mcp(options.root, options.no_remote, options.verbose)
     return start_app([])
 
 
@@ -140,10 +180,13 @@ def entry_point() -> int:
     except Exception as exc:  # a crash must not look like a coded tool error
         import traceback
 
+        from pdfdesk.agent.keys import scrub  # an exception may quote an API key or an auth header
+        from pdfdesk.core.redact import redact  # ... or a token, a bearer header, an ?key= URL
+
         log = paths.app_data_dir() / "crash.log"
         with open(log, "a", encoding="utf-8") as handle:
-            handle.write(traceback.format_exc() + "\n")
-        sys.stderr.write(f"pdfdesk: internal error: {type(exc).__name__}: {exc} (details in {log})\n")
+            handle.write(redact(scrub(traceback.format_exc())) + "\n")
+        sys.stderr.write(redact(scrub(f"pdfdesk: internal error: {type(exc).__name__}: {exc}")) + f" (details in {log})\n")
         return EXIT_CRASH
 
 

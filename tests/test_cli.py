@@ -81,10 +81,13 @@ def test_bad_config_is_a_usage_error(pdfdesk_home):
     assert proc.returncode == 2 and "limits.maxFileMb" in proc.stderr
 
 
-def test_no_subcommand_shows_the_sample(pdfdesk_home):
+def test_no_subcommand_without_a_display_describes_the_sample(pdfdesk_home, monkeypatch):
+    # with a display `pdfdesk` opens the window (tests/gui/test_app_start.py); on a console it describes
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
     proc = run(env_home=pdfdesk_home)
     assert proc.returncode == 0
-    assert "sample.pdf" in proc.stdout and "Pages: 5" in proc.stdout
+    assert "no display" in proc.stdout and "sample.pdf" in proc.stdout and "Pages: 5" in proc.stdout
 
 
 def test_flags_may_follow_the_tool_name(text_pdf, pdfdesk_home):

@@ -6,10 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml | head -n1)
-PDFDESK_VERSION=$version bash packaging/build_bundle.sh
+bash packaging/build_bundle.sh   # on macOS PyInstaller also writes dist/pdfdesk.app (pdfdesk.spec)
 QT_QPA_PLATFORM=offscreen dist/pdfdesk.app/Contents/MacOS/pdfdesk --self-test
 if [ -n "${CODESIGN_IDENTITY:-}" ]; then
-    codesign --force --deep --options runtime --sign "$CODESIGN_IDENTITY" dist/pdfdesk.app
+    codesign --force --deep --options runtime --timestamp --sign "$CODESIGN_IDENTITY" dist/pdfdesk.app
+    codesign --verify --strict dist/pdfdesk.app
 fi
 stage=build/dmg
 rm -rf "$stage" && mkdir -p "$stage"

@@ -1,6 +1,8 @@
-; Inno Setup 6 script: installs the PyInstaller bundle dist\pdfdesk\ per user or for all users.
-; Build on Windows after packaging\windows\build.ps1 has made the bundle:
+; Inno Setup 6.3+ script: installs the PyInstaller bundle dist\pdfdesk\ per user or for all users.
+; packaging\windows\build.ps1 builds and checks the bundle, then runs:
 ;   iscc /DAppVersion=0.1.0 packaging\windows\pdfdesk.iss   ->  dist\pdfdesk-0.1.0-setup.exe
+; pdfdesk.exe is the window (Start menu, desktop, "Open with"); pdfdesk-cli.exe is the same program
+; with a console, for `pdfdesk-cli tool ...`, `pdfdesk-cli mcp` and `pdfdesk-cli --self-test`.
 #ifndef AppVersion
   #define AppVersion "0.1.0"
 #endif
@@ -10,6 +12,7 @@ AppId={{8F7C2A7E-4C1B-4E0E-9F43-6D2B3C1E5A10}
 AppName=pdfdesk
 AppVersion={#AppVersion}
 AppPublisher=pdfdesk developers
+VersionInfoVersion={#AppVersion}
 DefaultDirName={autopf}\pdfdesk
 DefaultGroupName=pdfdesk
 PrivilegesRequired=lowest
@@ -45,5 +48,4 @@ Root: HKA; Subkey: "Software\Classes\pdfdesk.pdf\shell\open\command"; ValueType:
 Root: HKA; Subkey: "Software\Classes\.pdf\OpenWithProgids"; ValueType: string; ValueName: "pdfdesk.pdf"; ValueData: ""; Flags: uninsdeletevalue; Tasks: pdfassoc
 
 [Run]
-Filename: "{app}\pdfdesk.exe"; Parameters: "--self-test"; Flags: runhidden; StatusMsg: "Checking the installation..."
 Filename: "{app}\pdfdesk.exe"; Description: "{cm:LaunchProgram,pdfdesk}"; Flags: nowait postinstall skipifsilent
