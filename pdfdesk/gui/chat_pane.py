@@ -14,7 +14,6 @@ import base64
 import inspect
 import itertools
 import logging
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ from pdfdesk.agent.events import (
     AgentError, Citation, CitationFound, Done, TextDelta, ToolCallFinished, ToolCallStarted,
 )
 from pdfdesk.gui import theme, workers
+from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.richtext import citation_href, esc, markdown_html, parse_citation_href
 
 log = logging.getLogger(__name__)
@@ -348,15 +348,15 @@ class ChatPane(QWidget):
         self.chips_row.addStretch(1)
 
     def dragEnterEvent(self, event: Any) -> None:
-        if _local_paths(event.mimeData()):
+        if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
 
     def dragMoveEvent(self, event: Any) -> None:
-        if _local_paths(event.mimeData()):
+        if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event: Any) -> None:
-        paths = _local_paths(event.mimeData())
+        paths = local_pdf_paths(event.mimeData())
         if not paths:
             return
         event.acceptProposedAction()
@@ -599,15 +599,3 @@ def _label(citation: Citation) -> str:
 
 def _same_name(reference: str, name: str) -> bool:
     return Path(reference.split("?", 1)[0]).name.lower() == Path(name.strip()).name.lower()
-
-
-def _local_paths(mime: Any) -> list[str]:
-    if mime is None or not mime.hasUrls():
-        return []
-    found = []
-    for url in mime.urls():
-        if url.isLocalFile():
-            path = url.toLocalFile()
-            if os.path.isdir(path) or path.lower().endswith(".pdf"):
-                found.append(path)
-    return found

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from pdfdesk import __version__
 from pdfdesk.gui import recent, workers
+from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.chat_pane import ChatPane, SessionFactory
 from pdfdesk.gui.document_tab import OPEN, DocumentTab, ThumbnailFactory, ViewFactory, normalise_reference
 from pdfdesk.gui.indexing import IndexMonitor, IndexProgress
@@ -67,19 +68,6 @@ def passage_rects(reference: str, password: str | None, page: int, excerpt: str)
             if found:
                 return [(r.x0, r.y0, r.x1, r.y1) for r in found[:8]]
     return []
-
-
-def _local_drop_paths(event: QDragEnterEvent | QDropEvent) -> list[str]:
-    mime = event.mimeData()
-    if mime is None or not mime.hasUrls():
-        return []
-    found = []
-    for url in mime.urls():
-        if url.isLocalFile():
-            path = url.toLocalFile()
-            if os.path.isdir(path) or path.lower().endswith(".pdf"):
-                found.append(path)
-    return found
 
 
 def expand_drop(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -622,15 +610,15 @@ class MainWindow(QMainWindow):
 
     # -- drops -------------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if _local_drop_paths(event):
+        if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
 
     def dragMoveEvent(self, event: Any) -> None:
-        if _local_drop_paths(event):
+        if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = _local_drop_paths(event)
+        paths = local_pdf_paths(event.mimeData())
         if paths:
             event.acceptProposedAction()
             self.open_paths(paths)

@@ -205,26 +205,8 @@ def qasync_loop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
 def memory_keyring() -> Iterator[Any]:
     """keyring backed by a dict: no test touches the real OS keyring."""
     import keyring
-    from keyring.backend import KeyringBackend
 
-    class MemoryKeyring(KeyringBackend):
-        priority = 1  # type: ignore[assignment]
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.store: dict[tuple[str, str], str] = {}
-
-        def get_password(self, service: str, username: str) -> str | None:
-            return self.store.get((service, username))
-
-        def set_password(self, service: str, username: str, password: str) -> None:
-            self.store[(service, username)] = password
-
-        def delete_password(self, service: str, username: str) -> None:
-            import keyring.errors
-
-            if self.store.pop((service, username), None) is None:
-                raise keyring.errors.PasswordDeleteError("not found")
+    from tests.agent.support import MemoryKeyring
 
     previous = keyring.get_keyring()
     backend = MemoryKeyring()
