@@ -80,3 +80,15 @@ def ocr_page_text(page: pymupdf.Page, language: str = "eng", dpi: int = 300) -> 
     """OCR a page through PyMuPDF's Tesseract bridge (caller checks `tesseract_available`)."""
     textpage = page.get_textpage_ocr(language=language, dpi=dpi, full=True)
     return page_text(page, textpage=textpage)
+
+
+def passage_rects(page: pymupdf.Page, passage: str, limit: int = 8) -> list[tuple[float, float, float, float]]:
+    """Where a quoted passage sits on its page: the rectangles of its opening words, trying
+    shorter openings when the whole does not match (quotes are often reflowed or cut)."""
+    words = " ".join(passage.split()).split(" ")
+    for length in (12, 8, 5, 3):
+        needle = " ".join(words[:length]).strip()
+        found = page.search_for(needle) if needle else []
+        if found:
+            return [(r.x0, r.y0, r.x1, r.y1) for r in found[:limit]]
+    return []

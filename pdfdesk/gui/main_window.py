@@ -52,12 +52,14 @@ def default_thumbnail_factory(view: Any, parent: QWidget | None) -> QWidget:
 
 
 def passage_rects(reference: str, password: str | None, page: int, excerpt: str) -> list[Rect]:
-    """Worker: rectangles of a cited passage on its page (its opening words, then shorter tries)."""
+    """Worker: rectangles of a cited passage on its page (for a citation that came without them)."""
     from pdfdesk.core.documents import open_pdf
+    from pdfdesk.core.text import passage_rects as rects_on_page
 
-    words = " ".join(excerpt.split())
-    if not words:
-        return []
+    with open_pdf(reference, password) as opened:
+        if not excerpt.strip() or not 1 <= page <= opened.page_count:
+            return []
+        return rects_on_page(opened.load_page(page), excerpt)
     with open_pdf(reference, password) as opened:
         if not 1 <= page <= opened.page_count:
             return []
