@@ -62,17 +62,11 @@ def reindex(paths: list[str]) -> None:
 
 
 def process_queue(job: workers.Job, progress: Progress) -> int:
-    """Worker: index queued documents until none is left (or cancelled); returns files processed."""
-    library = _library()
-    total = 0
-    for _ in range(3):  # documents added while a round runs are picked up by the next round
-        if job.cancelled or not library.pending():
-            break
-        done = library.process(progress=lambda name, d, t: progress((name, d, t)), cancel=job.cancel_event)
-        total += len(done)
-        if not done:
-            break
-    return total
+    """Worker: index queued documents (in a child process: indexing here would compete with the
+    UI thread for the GIL) until none is left or the job is cancelled; returns files processed."""
+    from pdfdesk.index.build_process import process_library_queue
+
+    return process_library_queue(lambda name, done, total: progress((name, done, total)), job.cancel_event)
 
 
 class LibraryPanel(QWidget):

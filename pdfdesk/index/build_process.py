@@ -14,8 +14,11 @@ import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
+from typing import Any
+
 from pdfdesk.core.config import Config, get_config, set_config
 from pdfdesk.index.builder import Target, build_index
+from pdfdesk.index.library import FileProgress, Library
 
 _CONTEXT = multiprocessing.get_context("spawn")  # no fork of a process that runs Qt threads
 
@@ -96,3 +99,59 @@ class BuildProcesses:
 
 
 BUILDS = BuildProcesses()
+
+QUEUE_ROUNDS = 3  # documents added while a round runs are picked up by the next round
+
+
+def _library_child(config: Config, report: Connection, stop: Any) -> None:
+    """Work through the library queue, sending progress; `stop` (an Event) ends it between batches."""
+    set_config(config)
+    library, processed = Library(), 0
+    try:
+        for _ in range(QUEUE_ROUNDS):
+            if stop.is_set() or not library.pending():
+                break
+            done = library.process(progress=lambda name, pages, total: report.send(("progress", name, pages, total)),
+                                   cancel=stop)
+            processed += len(done)
+            if not done:
+                break
+        report.send(("done", processed))
+    finally:
+        report.close()
+
+
+def process_library_queue(progress: FileProgress | None = None, cancel: threading.Event | None = None) -> int:
+    """Index the library's queued documents in a child process, relaying its progress to this
+    thread; returns how many documents were processed. Blocks: call it from a worker thread."""
+    stop = _CONTEXT.Event()
+    receive, send = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(target=_library_child, args=(get_config(), send, stop),
+                             name="pdfdesk-library-queue", daemon=True)
+    child.start()
+    send.close()
+    processed = 0
+    try:
+        while True:
+            if cancel is not None and cancel.is_set():
+                stop.set()
+            try:
+                if not receive.poll(0.1):
+                    if not child.is_alive():
+                        break
+                    continue
+                message = receive.recv()
+            except (EOFError, OSError):  # the child ended (or died) and its pipe closed
+                break
+            if message[0] == "progress" and progress is not None:
+                progress(*message[1:])
+            elif message[0] == "done":
+                processed = message[1]
+    finally:
+        stop.set()
+        child.join(5.0)
+        if child.is_alive():  # a batch that would not end: killing it is safe (atomic commits)
+            child.kill()
+            child.join()
+        receive.close()
+    return processed

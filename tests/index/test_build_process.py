@@ -70,3 +70,42 @@ def test_stopped_build_leaves_a_usable_index_that_resumes(tmp_path):
     builds.start(target)  # the next build resumes and completes
     wait_until_done(builds, target.fingerprint)
     assert index.read_state().pages_complete
+
+
+def test_library_queue_runs_in_a_child_and_relays_progress(tmp_path):
+    from pdfdesk.index.build_process import process_library_queue
+    from pdfdesk.index.library import INDEXED, Library
+
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    make.text_pdf(folder / "a.pdf")
+    make.outline_pdf(folder / "b.pdf")
+    Library().add([str(folder)])
+    seen: list[tuple[str, int, int]] = []
+    assert process_library_queue(lambda name, done, total: seen.append((name, done, total))) == 2
+    assert {name for name, _done, _total in seen} == {"a.pdf", "b.pdf"}
+    assert all(entry.status == INDEXED for entry in Library().entries())
+    found = call_tool("pdf_search", {"library": True, "query": "chapter"})
+    assert not found.is_error and found.details["count"] > 0
+
+
+def test_library_queue_stops_when_cancelled(tmp_path):
+    import threading
+
+    from pdfdesk.index.build_process import process_library_queue
+    from pdfdesk.index.library import INDEXED, Library
+
+    make.many_pages_pdf(tmp_path / "long.pdf", 1500)
+    Library().add([str(tmp_path / "long.pdf")])
+    cancel = threading.Event()
+
+    def progress(_name: str, done: int, _total: int) -> None:
+        if done > 0:
+            cancel.set()
+
+    started = time.monotonic()
+    process_library_queue(progress, cancel)
+    assert time.monotonic() - started < 30  # the child stopped at a batch boundary, not at the end
+    process_library_queue()  # the next run resumes whatever the stopped one left
+    entry = Library().entries()[0]
+    assert entry.status == INDEXED and DocumentIndex(entry.fingerprint).read_state().pages_complete
