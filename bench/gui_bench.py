@@ -11,7 +11,7 @@ PDFs named on the command line, a DocumentView (1000 x 800) is shown offscreen a
                       (target <= 50 ms)
   stall, indexing     the same scroll back to the top while the document's search index is built
                       the way the window builds it (pdfdesk.index.build_process.BUILDS, a child
-                      process; pdfdesk.index.builder.BACKGROUND, a thread, where that is missing)
+                      process)
   memory              resident set size (VmRSS) after both scrolls (target <= 300 MB); the view's
                       image caches and the RSS before opening are printed beside it
 Usage: python bench/gui_bench.py [--check] [--pages N] [--step SCREENS] [PDF ...]
@@ -155,22 +155,10 @@ def scroll(view, direction: int, step_screens: float) -> float:
     return time.perf_counter() - started
 
 
-def index_builds():
-    """Where the window builds indices: child processes (pdfdesk.index.build_process) when this
-    checkout has them, else the in-process background thread."""
-    try:
-        from pdfdesk.index.build_process import BUILDS
-        return BUILDS
-    except ImportError:
-        from pdfdesk.index.builder import BACKGROUND
-        return BACKGROUND
+def wait_for_build(fingerprint: str) -> None:
+    from pdfdesk.index.build_process import BUILDS
 
-
-def wait_for_build(builds, fingerprint: str) -> None:
-    if hasattr(builds, "running"):
-        spin_until(lambda: not builds.running(fingerprint), 300)
-    else:
-        builds.wait()
+    spin_until(lambda: not BUILDS.running(fingerprint), 300)
 
 
 def raw_first_page_ms(path: Path, scale: float) -> float:
@@ -248,20 +236,20 @@ def measure(path: Path, step_screens: float, index: bool) -> Figures:
     index_stall = index_s = None
     indexed = 0
     if index:
+        from pdfdesk.index.build_process import BUILDS
         from pdfdesk.index.builder import Target
         from pdfdesk.index.store import DocumentIndex
 
-        builds = index_builds()
         source = view.source
         with open_source(source, None) as opened:  # untimed: the fingerprint hashes the file
             fingerprint = opened.fingerprint
         heartbeat.start()
-        builds.start(Target(source, None, fingerprint))
+        BUILDS.start(Target(source, None, fingerprint))
         index_s = scroll(view, -1, step_screens)
         index_stall = heartbeat.stop()
         state = DocumentIndex(fingerprint).read_state()
         indexed = state.pages_indexed if state is not None else 0
-        wait_for_build(builds, fingerprint)
+        wait_for_build(fingerprint)
 
     helper = render_process.HELPER.pid()
     rss_after_index = rss_mb() + (private_mb(helper) if helper else 0.0)
@@ -297,7 +285,7 @@ def report(fig: Figures) -> list[str]:
     if fig.index_stall_ms is not None:
         print(f"  stall, indexing       {fig.index_stall_ms:8.1f} ms   target <= {STALL_TARGET_MS:.0f} ms    "
               f"{verdict(fig.index_stall_ms, STALL_TARGET_MS):6}  back to the top in {fig.index_scroll_s:.1f} s, "
-              f"{fig.indexed_pages} pages indexed meanwhile ({type(index_builds()).__name__})")
+              f"{fig.indexed_pages} pages indexed meanwhile in a child process")
     print(f"  memory (VmRSS)        {fig.rss_mb:8.1f} MB   target <= {RSS_TARGET_MB:.0f} MB   "
           f"{verdict(fig.rss_mb, RSS_TARGET_MB):6}  app RSS + render helper's private memory ({fig.helper_rss:.1f} MB) "
           f"after the scroll; before opening {fig.rss_before_mb:.1f} MB, image caches {fig.cache_mb:.1f} MB")

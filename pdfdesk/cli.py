@@ -131,8 +131,15 @@ def start_app(files: list[str]) -> int:
     return status
 
 
+RENDER_HELPER_FLAG = "--render-helper"  # hidden: the viewer's page-render process in a frozen bundle
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [RENDER_HELPER_FLAG]:
+        from pdfdesk.gui.viewer.render_process import main as render_helper
+
+        return render_helper(argv[1:])
     opens_files = bool(argv) and argv[0] not in COMMANDS and not argv[0].startswith("-")
     if argv and argv[0] == "tool":  # flags may follow the tool name or its JSON
         flags = [a for a in argv[1:] if a in TOOL_FLAGS]

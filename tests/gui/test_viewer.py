@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel, painter, render_queue  # noqa: E402
 from pdfdesk.gui.viewer import tiles as tiles_mod  # noqa: E402
 from pdfdesk.gui.viewer.selection import SelectionEnd  # noqa: E402
+from pdfdesk.gui.viewer.view import MAX_PREFETCH_TILES  # noqa: E402
 
 WAIT_MS = 10_000
 
@@ -205,8 +206,9 @@ def test_large_zoom_renders_tiles_not_a_giant_image(qtbot, view, text_pdf):
     images = [view._tiles.get(k) for k in view._tiles.keys() if k.scale == current]
     assert len(images) >= 2
     assert all(i.width() <= tiles_mod.TILE_PIXELS + 1 and i.height() <= tiles_mod.TILE_PIXELS + 1 for i in images)
-    full = view.page_size(1)[0] * view.page_size(1)[1] * view.render_scale() ** 2
-    assert sum(i.width() * i.height() for i in images) < full / 4, "only the visible part is rendered"
+    cols, rows = tiles_mod.grid(view.page_size(1), view.render_scale())
+    visible = len(view._needed_tiles(view.current_page - 1))
+    assert len(images) <= visible + MAX_PREFETCH_TILES < cols * rows, "the visible part and its neighbours only"
 
 
 # --- highlights, history, links ----------------------------------------------------------------------
@@ -474,8 +476,8 @@ def test_rotated_page_highlight_lands_on_the_text(qtbot, view, tmp_path):
     with qtbot.waitSignal(view.documentOpened, timeout=WAIT_MS):
         view.open_document(str(path))
         view.go_to_page(1, [raw])  # before the page's rotation is known: scrolled again once it is
-    qtbot.waitUntil(lambda: view.page_size(1) == (600.0, 400.0), timeout=WAIT_MS)
-    assert view._rescroll_page is None
+    assert view.page_size(1) == (600.0, 400.0)
+    qtbot.waitUntil(lambda: view._rescroll_page is None, timeout=WAIT_MS)  # the rotation arrived
     view.find("findme")
     qtbot.waitUntil(lambda: view.find_status()[1] == 1, timeout=WAIT_MS)
     shown = view.find_hits(1)[0]
@@ -564,3 +566,33 @@ def test_hidpi_pages_render_at_device_pixels(text_pdf, tmp_path):
     screen_ratio, image_ratio, image_width, logical_width = map(float, done.stdout.split())
     assert screen_ratio == 2.0 and image_ratio == 2.0
     assert image_width == pytest.approx(2 * logical_width, abs=2)
+
+
+def test_a_page_seen_once_is_never_blank_again(qtbot, view, long_pdf):
+    """Once the cache has dropped a page's images, scrolling back shows its preview at once."""
+    open_and_wait(qtbot, view, long_pdf)
+    wait_rendered(qtbot, view, [1])
+    qtbot.waitUntil(lambda: view.preview_image(0) is not None, timeout=WAIT_MS)
+    view.go_to_page(30)
+    wait_rendered(qtbot, view)
+    for key in view._tiles.for_page(0):  # what the byte budget does to pages left far behind
+        view._tiles.discard(key)
+    assert 1 not in view.rendered_pages(current_zoom_only=False)
+    view.go_to_page(1)  # painted before the worker hears about it
+    assert not view.page_fully_rendered(1)
+    image = grab(view)
+    shades = colours_in(image, view.page_rect_in_viewport(1))
+    assert min(min(c) for c in shades) < 120, "the preview (text, blurred) is painted, not the placeholder (176)"
+
+
+def test_fast_flings_defer_rendering_until_the_scrolling_slows(qtbot, view, long_pdf):
+    from pdfdesk.gui.viewer.view import FLING_SETTLE_MS
+
+    open_and_wait(qtbot, view, long_pdf)
+    wait_rendered(qtbot, view)
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.value() + view.viewport().height())  # one jump: rendered at once
+    assert view._schedule_timer.interval() == 0
+    bar.setValue(bar.value() + view.viewport().height())  # a second one right after: a fling
+    assert view._schedule_timer.isActive() and view._schedule_timer.interval() == FLING_SETTLE_MS
+    wait_rendered(qtbot, view)  # once it settles, what is on screen is rendered

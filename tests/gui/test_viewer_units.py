@@ -264,3 +264,16 @@ def test_find_results_without_current_pick_from_the_page():
     results.current = None
     assert results.step(+1, 8) == (2, 0), "nothing after page 9: wrap"
     assert FindResults("x").step(+1, 0) is None
+
+
+def test_pinned_entries_survive_eviction():
+    cache: ByteBudgetCache[int, bytes] = ByteBudgetCache(len, int, budget=100)
+    cache.put(1, b"x" * 60)
+    cache.pinned = {1}
+    cache.put(2, b"y" * 60)  # over budget and 1 is pinned: the newcomer goes (the screen wins)
+    assert 1 in cache and 2 not in cache
+    cache.put(3, b"z" * 30)
+    assert 1 in cache and 2 not in cache and 3 in cache
+    cache.pinned = set()
+    cache.put(4, b"w" * 60)
+    assert 1 not in cache and set(cache.keys()) == {3, 4}

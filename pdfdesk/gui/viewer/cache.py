@@ -21,7 +21,8 @@ class ByteBudgetCache(Generic[K, V]):
     """LRU mapping whose total `size_of(value)` stays within `budget` bytes.
 
     `page_of(key)` groups keys by page for `for_page`. One value larger than the whole budget is
-    still kept (alone) so the visible page is never dropped right after it was rendered.
+    still kept (alone), and `pinned` keys are never evicted, so the visible page is never dropped
+    right after it was rendered.
     """
 
     def __init__(self, size_of: Callable[[V], int], page_of: Callable[[K], int],
@@ -32,6 +33,9 @@ class ByteBudgetCache(Generic[K, V]):
         self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._by_page: dict[int, set[K]] = {}
         self.bytes_used = 0
+        # Keys never evicted (what is on screen): a neighbour rendered ahead must not push out the
+        # visible page. The budget may be exceeded by the pinned entries alone, never by others.
+        self.pinned: set[K] = set()
 
     def __len__(self) -> int:
         return len(self._items)
@@ -72,8 +76,14 @@ class ByteBudgetCache(Generic[K, V]):
                 del self._by_page[page]
 
     def _evict(self) -> None:
-        while self.bytes_used > self.budget and len(self._items) > 1:
-            key, (_, size) = self._items.popitem(last=False)
+        if self.bytes_used <= self.budget:
+            return
+        for key in list(self._items):  # oldest first; pinned entries (on screen) are skipped
+            if self.bytes_used <= self.budget or len(self._items) <= 1:
+                break
+            if key in self.pinned:
+                continue
+            _, size = self._items.pop(key)
             self.bytes_used -= size
             self._unindex(key)
 

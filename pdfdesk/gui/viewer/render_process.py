@@ -9,8 +9,8 @@ pixels back over a pipe; the worker thread waits for them with the GIL released.
 crashes MuPDF takes down only the helper, which is restarted.
 
 One helper serves every open document (renders are serialised by MuPDF's lock anyway). It starts
-in the background when the first view is created; until it is ready (about half a second), and in
-frozen builds, the worker renders in its own thread as before.
+in the background when the first view is created; until it is ready (about half a second), on
+Windows and with PDFDESK_RENDER_PROCESS=0, the worker renders in its own thread.
 
 Protocol (multiprocessing.connection messages over two pipes): request (source, password, page
 index, scale, clip) -> ("ok", width, height, row bytes) followed by the raw RGB rows, each padded to
@@ -44,6 +44,16 @@ class HelperUnavailable(Exception):
     """No helper process right now (starting, died, or not supported): render in-thread."""
 
 
+def _helper_command() -> list[str]:
+    """How to start the helper: `python -m` here, the bundle's own executable with a hidden flag
+    in a frozen (PyInstaller) build, which has no `-m`."""
+    if getattr(sys, "frozen", False):
+        from pdfdesk.cli import RENDER_HELPER_FLAG
+
+        return [sys.executable, RENDER_HELPER_FLAG]
+    return [sys.executable, "-m", "pdfdesk.gui.viewer.render_process"]
+
+
 class RenderHelper:
     """The parent's handle on the helper process; thread-safe."""
 
@@ -53,14 +63,21 @@ class RenderHelper:
         self._to_child: Connection | None = None
         self._from_child: Connection | None = None
         self._ready = False
-        self.enabled = not getattr(sys, "frozen", False) and os.environ.get("PDFDESK_RENDER_PROCESS", "1") != "0"
+        # POSIX only (inherited pipe descriptors, os.readv).
+        self.enabled = os.name == "posix" and os.environ.get("PDFDESK_RENDER_PROCESS", "1") != "0"
         self.restarts = 0
 
     # --- lifecycle ------------------------------------------------------------------------------------
     def start(self) -> None:
-        """Launch the helper if it is not running (returns at once; it becomes ready later)."""
-        with self._lock:
+        """Launch the helper if it is not running (returns at once; it becomes ready later).
+        Called on the UI thread: when a worker holds the lock, a render is under way, so the
+        helper is running and there is nothing to wait for."""
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
             self._start_locked()
+        finally:
+            self._lock.release()
 
     def _start_locked(self) -> None:
         if not self.enabled or (self._process is not None and self._process.poll() is None):
@@ -70,11 +87,11 @@ class RenderHelper:
         reply_read, reply_write = os.pipe()
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "pdfdesk.gui.viewer.render_process", str(request_read), str(reply_write)],
+                [*_helper_command(), str(request_read), str(reply_write)],
                 pass_fds=(request_read, reply_write), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 close_fds=True,
             )
-        except OSError:
+        except (OSError, ValueError):
             self.enabled = False
             for fd in (request_read, request_write, reply_read, reply_write):
                 os.close(fd)

@@ -5,8 +5,9 @@ worker what it needs *now* — replacing, not appending to, what it asked for be
 for pages the user has scrolled past are dropped — and gets results back as queued signals.
 Priorities: opening; tiles on screen; words and links of visible pages; find and page-size slices;
 visible thumbnails; tiles just off screen. Long jobs (sizes, find) run in short slices so a render
-never waits behind them. PyMuPDF keeps the GIL while it works, so each call is kept short (tiles,
-slices) to keep UI-thread stalls short.
+never waits behind them. PyMuPDF keeps the GIL while it works, so pixels come from the render
+helper process (`render_process`) and what runs here is kept short (slices, tiles, one cheap first
+page rendered here because the document is already open in this thread).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pdfdesk.gui.viewer.opening import OpenedDocument, open_document, remove_spo
 from pdfdesk.gui.viewer.tiles import Tile
 
 SIZE_SLICE_PAGES = 250
+CHEAP_CONTENT_BYTES = 64 * 1024  # compressed content stream of a typical text page: 2-20 KB
 FIND_SLICE_SECONDS = 0.012
 
 
@@ -241,10 +243,12 @@ class DocumentWorker(QThread):
                 clip: tuple[float, float, float, float] | None, device_pixel_ratio: float) -> QImage:
         """Pixels from the render helper process, or from this thread while it is not available."""
         try:
-            if not self._rendered_once:
-                # The document is already open here, while the helper would parse it first:
-                # the first page on screen is rendered in this thread, the rest by the helper.
+            if not self._rendered_once and self._cheap_to_render(document, page_index):
+                # The document is already open here, while the helper would parse it first: the
+                # first page on screen is rendered in this thread when it is plain text and
+                # vectors (milliseconds of GIL); scans and heavy drawings go to the helper.
                 raise render_process.HelperUnavailable()
+            self._rendered_once = True
             image = render_process.HELPER.render(document.source, document.password, page_index, scale, clip)
         except render_process.HelperUnavailable:
             self._rendered_once = True
@@ -255,6 +259,19 @@ class DocumentWorker(QThread):
         self.helper_renders += 1
         image.setDevicePixelRatio(device_pixel_ratio)
         return image
+
+    @staticmethod
+    def _cheap_to_render(document: OpenedDocument, page_index: int) -> bool:
+        """No images and a short content stream: rendering it here holds the GIL only briefly."""
+        try:
+            with open_source(document.source, document.password) as opened:
+                page = opened.doc.load_page(page_index)
+                if page.get_images(full=False):
+                    return False
+                size = sum(len(opened.doc.xref_stream_raw(xref) or b"") for xref in page.get_contents())
+                return size <= CHEAP_CONTENT_BYTES
+        except Exception:  # a damaged page: let the helper (and its crash isolation) deal with it
+            return False
 
     def _do_render(self, document: OpenedDocument, request: RenderRequest) -> None:
         tile = request.tile

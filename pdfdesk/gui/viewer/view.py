@@ -704,12 +704,15 @@ class DocumentView(PagePainting, KeyboardCommands, PointerInteraction, QAbstract
         visible_pages = sorted(self._layout.pages_between(top, bottom),
                                key=lambda i: abs(self._layout.page_rect(i).y + self._layout.page_rect(i).height / 2 - centre))
         visible: list[RenderRequest] = []
+        on_screen: set[tiles.TileKey] = set()
         for index in visible_pages:
             if index in self._failed_pages:
                 continue
             for tile in self._needed_tiles(index, (top, bottom)):
+                on_screen.add(tile.key)
                 if tile.key not in self._tiles:
                     visible.append(RenderRequest(tile, dpr, index not in self._previews))
+        self._tiles.pinned = on_screen
         prefetch: list[RenderRequest] = []
         bands = ((bottom, bottom + height * PREFETCH_SCREENS_BELOW), (top - height * PREFETCH_SCREENS_ABOVE, top))
         for band in bands:
