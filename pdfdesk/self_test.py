@@ -28,7 +28,7 @@ T = TypeVar("T")
 
 # Seconds each step may take: generous for a cold start from a slow disk, short enough that a
 # hang is reported long before a user gives up.
-STEP_TIMEOUTS = {"open": 20.0, "render": 20.0, "search": 30.0, "answer": 30.0, "window": 30.0}
+STEP_TIMEOUTS = {"open": 20.0, "render": 20.0, "search": 30.0, "answer": 30.0, "workers": 60.0, "window": 30.0}
 SEARCH_QUERY = "citations"          # a word the bundled sample uses on its agent page
 QUESTION = "How do citations work?"
 RENDER_DPI = 100
@@ -147,6 +147,44 @@ def check_answer(sample: Path, pages: int, config: Config) -> str:
     if f"[p. {cited[0]}]" not in state.answer:
         raise SelfTestFailed("answer", f"the citation of p. {cited[0]} is missing from the answer text")
     return f"offline answer cites p. {', '.join(map(str, cited))}"
+
+
+def check_workers(sample: Path) -> str:
+    """The processes the window relies on start from this installation (a frozen bundle re-enters
+    its own executable for each): a tool worker, an index build, the viewer's render helper."""
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.index.build_process import BuildProcesses
+    from pdfdesk.index.builder import Target
+    from pdfdesk.index.store import DocumentIndex
+    from pdfdesk.tools.isolated import call_tool_isolated, shutdown
+
+    try:
+        result = call_tool_isolated("pdf_outline", {"path": str(sample)}, STEP_TIMEOUTS["workers"] / 3)
+    finally:
+        shutdown()
+    if result.is_error:
+        raise SelfTestFailed("workers", f"tool worker process: {result.details.get('message')}")
+    with open_pdf(str(sample)) as opened:
+        target = Target(opened.source, None, opened.fingerprint)
+    builds = BuildProcesses()
+    builds.start(target)
+    while builds.running(target.fingerprint):
+        time.sleep(0.05)
+    state = DocumentIndex(target.fingerprint).read_state()
+    if builds.error(target.fingerprint) or state is None or not state.pages_complete:
+        raise SelfTestFailed("workers", f"index build process: {builds.error(target.fingerprint) or 'incomplete'}")
+    if os.name == "posix":
+        from pdfdesk.gui.viewer.render_process import HELPER
+
+        HELPER.start()
+        try:
+            while not HELPER.ready():
+                if HELPER.pid() is None:
+                    raise SelfTestFailed("workers", "the page render helper process exited at start")
+                time.sleep(0.05)
+        finally:
+            HELPER.stop()
+    return "tool worker, index build and render helper processes started"
 
 
 def _needs_offscreen() -> bool:
@@ -290,6 +328,7 @@ def run_self_test(sample: Path | None = None, window: bool = True, report: Repor
         report.facts.append(step("render", lambda: check_render(sample)))
         report.facts.append(step("search", lambda: check_search(sample, pages)))
         report.facts.append(step("answer", lambda: check_answer(sample, pages, config)))
+        report.facts.append(step("workers", lambda: check_workers(sample)))
         if window:  # Qt widgets live on the main thread; the step bounds its own wait
             report.facts.append(step("window", lambda: check_window(sample, limits["window"]), in_thread=False))
     report.current = ""

@@ -18,7 +18,7 @@ from pdfdesk.self_test import SelfTestFailed, run_self_test
 from tests import pdf_factory as make
 
 OK_LINE = re.compile(
-    r"^pdfdesk self-test OK: open \d+ ms, render \d+ ms, search \d+ ms, answer \d+ ms, window \d+ ms; "
+    r"^pdfdesk self-test OK: open \d+ ms, render \d+ ms, search \d+ ms, answer \d+ ms, workers \d+ ms, window \d+ ms; "
     r"total \d+\.\d\d s \((?P<facts>.+)\)$"
 )
 
@@ -66,7 +66,7 @@ def test_a_qt_platform_that_cannot_load_is_reported_as_the_window_step(pdfdesk_h
 
 def test_in_process_run_measures_each_step_and_restores_the_environment(pdfdesk_home: Path) -> None:
     report = run_self_test(window=False)
-    assert list(report.timings) == ["open", "render", "search", "answer"]
+    assert list(report.timings) == ["open", "render", "search", "answer", "workers"]
     assert all(0 < seconds < 30 for seconds in report.timings.values())
     assert report.facts[0] == "sample.pdf: 5 pages"
     assert re.fullmatch(r"page 1 rendered \d+x\d+", report.facts[1])
