@@ -138,8 +138,13 @@ def zero_pages_pdf(path: Path) -> Path:
 
 
 def truncated_pdf(source: Path, path: Path, keep: float = 0.5) -> Path:
+    """A download cut off after the last whole object before `keep` of the file: no xref, no
+    trailer, so MuPDF must repair it. (A cut inside a stream is repairable or not depending on the
+    exact byte it lands on; the hardening corpus covers arbitrary cut points.)"""
     data = source.read_bytes()
-    path.write_bytes(data[: int(len(data) * keep)])
+    limit = int(len(data) * keep)
+    cut = data.rfind(b"endobj", 0, limit)
+    path.write_bytes(data[: cut + len(b"endobj\n")] if cut > 0 else data[:limit])
     return path
 
 

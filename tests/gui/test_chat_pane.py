@@ -94,8 +94,10 @@ def test_a_turn_streams_tool_cards_and_a_clickable_citation(qtbot, make_window, 
         # what the model was sent: both documents, and the tool results of the first round
         sent = server.requests[-1].body
         assert any(m.get("role") == "tool" for m in sent["messages"])
+        # the transcript re-renders on a short timer (streaming text is batched): wait for the last one
+        qtbot.waitUntil(lambda: cards[1].thumbs[0] in chat.transcript.toHtml(), timeout=WAIT_MS)
         html = chat.transcript.toHtml()
-        assert "pdf_search" in html and "indemnification" in html and cards[1].thumbs[0] in html
+        assert "pdf_search" in html and "indemnification" in html
         assert "<b>" in chat.turn_html(turn) and "survives termination" in chat.transcript.toPlainText()
         assert any(c.document == str(doc) and c.page == 4 for c in turn.citations.values())
         # clicking the citation opens the cited document at the page with the passage highlighted
