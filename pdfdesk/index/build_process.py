@@ -10,6 +10,7 @@ atomically and the build lock dies with its holder, so the next build resumes at
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -23,8 +24,19 @@ from pdfdesk.index.library import FileProgress, Library
 _CONTEXT = multiprocessing.get_context("spawn")  # no fork of a process that runs Qt threads
 
 
+BUILD_NICENESS = 10  # the window's own threads come first when the cores are busy
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(BUILD_NICENESS)
+    except (AttributeError, OSError):  # no nice() on Windows
+        pass
+
+
 def _child(target: Target, config: Config, report: Connection) -> None:
     """The child's whole life: the parent's settings, one build, and its outcome on the pipe."""
+    _lower_priority()
     set_config(config)
     try:
         build_index(target, wait=True)
@@ -105,6 +117,7 @@ QUEUE_ROUNDS = 3  # documents added while a round runs are picked up by the next
 
 def _library_child(config: Config, report: Connection, stop: Any) -> None:
     """Work through the library queue, sending progress; `stop` (an Event) ends it between batches."""
+    _lower_priority()
     set_config(config)
     library, processed = Library(), 0
     try:

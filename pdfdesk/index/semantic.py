@@ -69,6 +69,11 @@ def model_label(config: Config | None = None) -> str:
     return f"{name} ({path})" if path else name
 
 
+# ONNX Runtime's threads run outside the GIL; the window's builds run in a child process at low
+# priority, so every core can embed (measured: 24 passages/s on one thread, 45 on two).
+EMBED_THREADS = None
+
+
 def _construct(name: str, local: str | None) -> Any:
     from fastembed import TextEmbedding
 
@@ -81,8 +86,8 @@ def _construct(name: str, local: str | None) -> Any:
     if local:
         if not Path(local, "model.onnx").is_file():
             raise FileNotFoundError(f"no model.onnx in {local}")
-        return TextEmbedding(name, specific_model_path=local, threads=1)
-    return TextEmbedding(name, cache_dir=str(paths.app_data_dir() / "models"), threads=1)
+        return TextEmbedding(name, specific_model_path=local, threads=EMBED_THREADS)
+    return TextEmbedding(name, cache_dir=str(paths.app_data_dir() / "models"), threads=EMBED_THREADS)
 
 
 def _load(key: tuple[str, str | None], done: threading.Event) -> None:
