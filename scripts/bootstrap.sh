@@ -4,8 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Qt's xcb/offscreen platforms need these shared libraries; tesseract enables OCR of scanned pages.
+# Qt's xcb/offscreen platforms need these shared libraries (Qt 6.5+ refuses to start on X11 without
+# libxcb-cursor0); tesseract enables OCR of scanned pages.
 SYSTEM_PACKAGES=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0
+                 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
+                 libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxcb-xfixes0
                  tesseract-ocr tesseract-ocr-eng)
 
 install_system_packages() {
