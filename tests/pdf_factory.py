@@ -115,9 +115,9 @@ def many_pages_pdf(path: Path, pages: int) -> Path:
     return save(doc, path, garbage=1, deflate=True)
 
 
-def _with_xref(objects: list[bytes]) -> bytes:
-    """A well-formed PDF (correct xref offsets) from numbered object bodies."""
-    out = bytearray(b"%PDF-1.4\n")
+def assemble(objects: list[bytes], trailer_extra: bytes = b"", root: int = 1, header: bytes = b"%PDF-1.7\n") -> bytes:
+    """A PDF with correct xref offsets from numbered object bodies (object n is objects[n-1])."""
+    out = bytearray(header + b"%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
         offsets.append(len(out))
@@ -125,11 +125,12 @@ def _with_xref(objects: list[bytes]) -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<</Size %d /Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    out += b"trailer\n<</Size %d /Root %d 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, root, trailer_extra, xref)
     return bytes(out)
 
 
-ZERO_PAGES = _with_xref([b"<</Type /Catalog /Pages 2 0 R>>", b"<</Type /Pages /Kids [] /Count 0>>"])
+ZERO_PAGES = assemble([b"<</Type /Catalog /Pages 2 0 R>>", b"<</Type /Pages /Kids [] /Count 0>>"])
 
 
 def zero_pages_pdf(path: Path) -> Path:

@@ -15,23 +15,10 @@ from pathlib import Path
 
 import pymupdf
 
+from tests.pdf_factory import assemble
+
 FONT = b"<</Type /Font /Subtype /Type1 /BaseFont /Helvetica>>"
 TEXT = b"BT /F1 12 Tf 72 720 Td (Hostile corpus page text) Tj ET"
-
-
-def assemble(objects: list[bytes], trailer_extra: bytes = b"", root: int = 1, header: bytes = b"%PDF-1.7\n") -> bytes:
-    """A PDF with correct xref offsets from numbered object bodies (object n is objects[n-1])."""
-    out = bytearray(header + b"%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<</Size %d /Root %d 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, root, trailer_extra, xref)
-    return bytes(out)
 
 
 def stream(data: bytes, extra: bytes = b"", compress: bool = False) -> bytes:
