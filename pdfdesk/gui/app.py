@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import qasync
-from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPixmap
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFileOpenEvent, QFont, QIcon, QPainter, QPainterPath, QPixmap
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication
 
@@ -164,6 +164,19 @@ def _log_uncaught(kind: type[BaseException], value: BaseException, tb: Any) -> N
     log.error("uncaught %s: %s", kind.__name__, value)
 
 
+class FileOpenRequests(QObject):
+    """macOS hands a PDF opened from Finder (or dropped on the Dock icon) to the running app as a
+    FileOpen event, not as a command-line argument: open it like a second `pdfdesk FILE`."""
+
+    filesReceived = Signal(list)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent) and event.file():
+            self.filesReceived.emit([event.file()])
+            return True
+        return super().eventFilter(watched, event)
+
+
 def build_window(files: Sequence[str], **factories: Any) -> Any:
     """The main window opened on `files` (the bundled sample when there are none), as `run` does."""
     from pdfdesk.gui.main_window import MainWindow
@@ -217,6 +230,9 @@ def run(files: Sequence[str], single_instance: bool = True,
     window = build_window(files)
     if single_instance and instance.listen():
         instance.filesReceived.connect(window.handle_remote_open)
+    file_opens = FileOpenRequests(app)
+    file_opens.filesReceived.connect(window.handle_remote_open)
+    app.installEventFilter(file_opens)
     window.show()
     if smoke:
         _arm_smoke_test(window, app, status)

@@ -108,3 +108,23 @@ def test_window_layout_is_restored(qtbot, make_window):
     again = make_window([])
     assert not again.chat_dock.isVisible() and again.left_dock.isFloating()
     assert again.search_dock.isVisible()
+
+
+def test_a_file_opened_from_the_desktop_shell_opens_a_tab(qtbot, qapp, make_window, text_pdf):
+    """macOS delivers Finder's "Open With" as a FileOpen event to the running application."""
+    from PySide6.QtGui import QFileOpenEvent
+    from PySide6.QtWidgets import QApplication
+
+    from pdfdesk.gui.app import FileOpenRequests
+
+    window = make_window([])
+    wait_open(qtbot, window, 1)  # the bundled sample
+    requests = FileOpenRequests(qapp)
+    requests.filesReceived.connect(window.handle_remote_open)
+    qapp.installEventFilter(requests)
+    try:
+        QApplication.sendEvent(qapp, QFileOpenEvent(str(text_pdf)))
+        wait_open(qtbot, window, 2)
+        assert window.document_tabs()[-1].reference == str(text_pdf)
+    finally:
+        qapp.removeEventFilter(requests)
