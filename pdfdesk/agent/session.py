@@ -13,6 +13,7 @@ import logging
 import re
 import traceback
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from pdfdesk.agent.events import AgentError, AgentEvent, Done
 from pdfdesk.agent.keys import scrub
@@ -22,7 +23,7 @@ from pdfdesk.agent.offline import OFFLINE_LABEL, OfflineAnswerer
 from pdfdesk.agent.providers import make_provider
 from pdfdesk.agent.providers.base import Message, ProviderError
 from pdfdesk.core.config import Config, get_config
-from pdfdesk.tools import call_tool
+from pdfdesk.tools import ToolResult, call_tool
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,9 @@ class ChatSession:
                  tool_runner: ToolRunner | None = None) -> None:
         self.config = config or get_config()
         self.tool_runner: ToolRunner = tool_runner or call_tool  # e.g. call_tool_isolated in the GUI
+        # Passwords of attached encrypted documents: added to the tool calls on those documents,
+        # never shown to the model (it sees neither the arguments added nor the values).
+        self.passwords: dict[str, str] = {}
         self.documents: list[str] = []
         for reference in documents:
             self.attach(reference)
@@ -76,6 +80,12 @@ class ChatSession:
         """Add a document to the conversation (once)."""
         if reference and reference not in self.documents:
             self.documents.append(reference)
+
+    def _run_tool(self, name: str, args: dict[str, Any]) -> ToolResult:
+        password = self.passwords.get(args.get("path", "")) if isinstance(args.get("path"), str) else None
+        if password:
+            args = {**args, "password": password}
+        return self.tool_runner(name, args)
 
     @property
     def offline(self) -> bool:
@@ -115,7 +125,7 @@ class ChatSession:
                              "Fix the model name in Settings or config.toml ([models] agent).")
             return
         if self._model is None:
-            async for event in OfflineAnswerer(self.documents, self.config, self.tool_runner).answer(text, state):
+            async for event in OfflineAnswerer(self.documents, self.config, self._run_tool).answer(text, state):
                 yield event
             return
         compact_history(self.history)
@@ -127,6 +137,6 @@ class ChatSession:
                              "Add the API key in Settings, or set the provider's environment variable.")
             return
         async with provider:
-            loop = AgentLoop(provider, self._model.model, self.config, self.documents, self.tool_runner)
+            loop = AgentLoop(provider, self._model.model, self.config, self.documents, self._run_tool)
             async for event in loop.run(self.history, state):
                 yield event

@@ -166,6 +166,7 @@ class ChatPane(QWidget):
         self._attached: list[str] = []
         self._current: str | None = None
         self._skip_current: set[str] = set()
+        self._passwords: dict[str, str] = {}  # unlocked documents: the agent's tool calls need them
         self._turns: list[Turn] = []
         self._task: asyncio.Task | None = None
         self._turn_start = 0
@@ -330,13 +331,18 @@ class ChatPane(QWidget):
             self._skip_current.add(reference)
         self._sync_documents()
 
-    def set_current_document(self, reference: str | None) -> None:
+    def set_current_document(self, reference: str | None, password: str | None = None) -> None:
+        """The current tab's document (and its password, when the user unlocked it)."""
         self._current = reference
+        if reference and password:
+            self._passwords[reference] = password
         self._sync_documents()
 
     def _sync_documents(self) -> None:
         if self._session is not None and hasattr(self._session, "documents"):
             self._session.documents[:] = self.documents()
+            if hasattr(self._session, "passwords"):
+                self._session.passwords.update(self._passwords)
         while self.chips_row.count():
             item = self.chips_row.takeAt(0)
             if item.widget():

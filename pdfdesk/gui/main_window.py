@@ -60,16 +60,6 @@ def passage_rects(reference: str, password: str | None, page: int, excerpt: str)
         if not excerpt.strip() or not 1 <= page <= opened.page_count:
             return []
         return rects_on_page(opened.load_page(page), excerpt)
-    with open_pdf(reference, password) as opened:
-        if not 1 <= page <= opened.page_count:
-            return []
-        target = opened.load_page(page)
-        for length in (12, 8, 5, 3):
-            needle = " ".join(words.split(" ")[:length])
-            found = target.search_for(needle) if needle else []
-            if found:
-                return [(r.x0, r.y0, r.x1, r.y1) for r in found[:8]]
-    return []
 
 
 def expand_drop(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -440,7 +430,10 @@ class MainWindow(QMainWindow):
             self.outline_stack.setCurrentIndex(0)
             self.thumbnail_stack.setCurrentIndex(0)
             self.setWindowTitle("pdfdesk")
-        self.chat_pane.set_current_document(tab.reference if tab is not None and tab.state == OPEN else None)
+        if tab is not None and tab.state == OPEN:
+            self.chat_pane.set_current_document(tab.reference, tab.password)
+        else:
+            self.chat_pane.set_current_document(None)
         self.search_panel.show_index_progress(self.index_monitor.latest(tab.reference) if tab else None)
         self._update_document_actions()
 

@@ -141,6 +141,9 @@ def test_encrypted_file_asks_for_the_password_then_shows_pages(qtbot, make_windo
     qtbot.waitUntil(lambda: tab.state == OPEN, timeout=WAIT_MS)
     assert tab.page_count == 1 and tab.password == "user-secret" and not tab.banner.isVisible()
     assert window.tabs.tabText(0) == "aes256.pdf"
+    # the agent may read the unlocked document too: the chat session gets its password
+    qtbot.waitUntil(lambda: window.chat_pane.session is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.chat_pane.session.passwords.get(str(aes_pdf)) == "user-secret", timeout=WAIT_MS)
 
 
 def test_cancelling_the_password_leaves_a_way_back(qtbot, make_window, aes_pdf):
