@@ -12,18 +12,9 @@ build="$root/build/bundle"
 # PyInstaller copies into the bundle the shared libraries Qt's xcb platform plugin links, but only
 # those present on the build machine (libxcb-icccm4 and libxcb-keysyms1 are not there by default).
 # It also needs objdump (binutils), and Debian's python3 needs python3-venv for `-m venv`.
-if command -v apt-get >/dev/null 2>&1; then
-    missing=()
-    for pkg in python3-venv binutils libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 \
-               libxkbcommon-x11-0 libxcb-shape0 libxcb-randr0 libxcb-cursor0 libegl1 libgl1 libfontconfig1 libdbus-1-3; do
-        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-    fi
-fi
+bash scripts/apt_install_missing.sh python3-venv binutils libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
+    libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0 libxcb-shape0 libxcb-randr0 libxcb-cursor0 libegl1 libgl1 \
+    libfontconfig1 libdbus-1-3
 
 started=$(date +%s)
 python=${PYTHON:-python3}

@@ -11,15 +11,7 @@ root=$(pwd)
 
 # dpkg-shlibdeps finds the package of each library the bundle leaves to the system among the
 # installed packages, so those libraries must be installed here (Wayland's are not by default).
-missing=()
-for pkg in dpkg-dev libwayland-client0 libwayland-cursor0 libwayland-egl1; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash scripts/apt_install_missing.sh dpkg-dev libwayland-client0 libwayland-cursor0 libwayland-egl1
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml | head -n1)
 arch=$(dpkg --print-architecture)

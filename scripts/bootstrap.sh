@@ -11,20 +11,6 @@ SYSTEM_PACKAGES=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 
                  libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxcb-xfixes0
                  tesseract-ocr tesseract-ocr-eng)
 
-install_system_packages() {
-    command -v apt-get >/dev/null 2>&1 || { echo "bootstrap: no apt-get; install Qt's runtime libraries yourself" >&2; return 0; }
-    local missing=()
-    for pkg in "${SYSTEM_PACKAGES[@]}"; do
-        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    echo "bootstrap: installing system packages: ${missing[*]}"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
-
 pick_python() {
     for candidate in python3.13 python3.12 python3.11 python3; do
         if command -v "$candidate" >/dev/null 2>&1 &&
@@ -35,7 +21,7 @@ pick_python() {
     echo "bootstrap: pdfdesk needs Python 3.11 or newer" >&2; exit 1
 }
 
-install_system_packages
+bash scripts/apt_install_missing.sh "${SYSTEM_PACKAGES[@]}"
 if [ ! -x .venv/bin/python ]; then
     python=$(pick_python)
     "$python" -m venv .venv || { echo "bootstrap: python venv missing (Debian: apt-get install python3-venv)" >&2; exit 1; }
