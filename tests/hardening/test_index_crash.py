@@ -141,15 +141,8 @@ READER = textwrap.dedent("""
     from pdfdesk.core.pages import parse_page_spec
     from pdfdesk.index.builder import Target
     from pdfdesk.index.search import search_document
+    from tests.hardening.test_index_crash import word
     set_config(Config(semantic=False))
-    def word(n):
-        letters = ""
-        while True:
-            n, digit = divmod(n, 26)
-            letters += chr(97 + digit)
-            if n == 0:
-                break
-        return f"qz{letters}vy"
     with open_pdf(sys.argv[1]) as opened:
         target = Target(opened.source, None, opened.fingerprint)
         total = opened.page_count
