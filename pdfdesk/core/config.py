@@ -7,6 +7,7 @@ Front ends (CLI flags, MCP `--root`, the settings dialog) build a `Config` and i
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import tomllib
 from dataclasses import dataclass, field
@@ -25,6 +26,11 @@ class ConfigError(ValueError):
 # Model providers pdfdesk knows without configuration ("gemini" is another name for "google"); the
 # local ones are OpenAI-compatible servers at their usual addresses. [providers.NAME] adds others.
 BUILTIN_PROVIDERS = ("openai", "anthropic", "google", "gemini", "ollama", "lmstudio", "llamacpp", "vllm")
+
+
+# The static embedding model shipped inside the package (resources/models): semantic search works
+# offline from the first start.
+BUILTIN_EMBEDDING_MODEL = "pdfdesk/minilm-static-256"
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,7 @@ class Config:
     fetch_timeout_s: float = 20.0
     max_redirects: int = 3
     semantic: bool = True               # use an embedding model when one is available
-    embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"  # fastembed model name
+    embedding_model: str = BUILTIN_EMBEDDING_MODEL  # or a downloaded org/model (pdfdesk model fetch)
     embedding_model_path: str | None = None  # a local model folder instead of a download
     agent_model: str | None = None      # "provider/model" the chat uses; None = a key decides, else offline
     pdf_model: str | None = None        # the `pdf` tool's primary model
@@ -75,6 +81,9 @@ class Config:
         return dataclasses.replace(self, **changes)
 
 
+# The built-in model's name has the same org/model shape as the downloadable ones.
+EMBEDDING_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+
 # (toml section, toml key) -> (Config field, accepted types, check, description of valid values)
 _POSITIVE = (lambda v: v > 0, "a number greater than 0")
 _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...], Any]] = {
@@ -89,7 +98,8 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...], Any]] = {
     ("network", "timeoutSeconds"): ("fetch_timeout_s", (int, float), _POSITIVE),
     ("network", "maxRedirects"): ("max_redirects", (int,), (lambda v: 0 <= v <= 10, "a whole number from 0 to 10")),
     ("search", "semantic"): ("semantic", (bool,), None),
-    ("search", "embeddingModel"): ("embedding_model", (str,), (lambda v: "/" in v, "a fastembed model name like org/model")),
+    ("search", "embeddingModel"): ("embedding_model", (str,), (lambda v: EMBEDDING_MODEL_NAME.match(v) is not None,
+                                                                  'a model name like "pdfdesk/minilm-static-256" (built in) or "org/model"')),
     ("search", "embeddingModelPath"): ("embedding_model_path", (str,), (lambda v: bool(v.strip()), "a folder path")),
     ("models", "agent"): ("agent_model", (str,), None),
     ("models", "pdfModel"): ("pdf_model", (str, dict), None),

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from pdfdesk.core.config import Config, ConfigError, config_path, set_config
 from pdfdesk.gui import config_file, theme, workers
 from pdfdesk.gui.config_file import DELETE
+from pdfdesk.gui.model_download import ModelDownloadRow
 
 CLOUD = (("openai", "OpenAI"), ("anthropic", "Anthropic"), ("google", "Google Gemini"))
 MODEL_SUGGESTIONS = ("", "anthropic/claude-sonnet-4-5", "openai/gpt-4.1-mini", "openai/gpt-4o-mini",
@@ -245,8 +246,11 @@ class SettingsDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.embedding_model_path, 1)
         row.addWidget(browse)
+        self.model_download = ModelDownloadRow(self.embedding_model.text, page)
+        self.finished.connect(lambda _result: self.model_download.cancel())
         form.addRow(self.semantic)
         form.addRow("Embedding model", self.embedding_model)
+        form.addRow("", self.model_download)
         form.addRow("Local model folder", row)
         return page
 
