@@ -10,8 +10,8 @@ PDFs named on the command line, a DocumentView (1000 x 800) is shown offscreen a
                       16 ms (a fast fling), waiting at the end until the last page is rendered
                       (target <= 50 ms)
   stall, indexing     the same scroll back to the top while the document's search index is built
-                      the way the window builds it (pdfdesk.index.build_process.BUILDS, a child
-                      process)
+                      the way the window builds it (handed to the indexing owner, which runs
+                      each stage in a child process)
   memory              resident set size (VmRSS) after both scrolls (target <= 300 MB); the view's
                       image caches and the RSS before opening are printed beside it
 Usage: python bench/gui_bench.py [--check] [--pages N] [--step SCREENS] [PDF ...]
@@ -156,9 +156,9 @@ def scroll(view, direction: int, step_screens: float) -> float:
 
 
 def wait_for_build(fingerprint: str) -> None:
-    from pdfdesk.index.build_process import BUILDS
+    from pdfdesk.index.owner import stage_needed
 
-    spin_until(lambda: not BUILDS.running(fingerprint), 300)
+    spin_until(lambda: stage_needed(fingerprint) is None, 300)
 
 
 def raw_first_page_ms(path: Path, scale: float) -> float:
@@ -236,15 +236,18 @@ def measure(path: Path, step_screens: float, index: bool) -> Figures:
     index_stall = index_s = None
     indexed = 0
     if index:
-        from pdfdesk.index.build_process import BUILDS
         from pdfdesk.index.builder import Target
+        from pdfdesk.index.owner import default_owner
+        from pdfdesk.index.queue import INTERACTIVE
         from pdfdesk.index.store import DocumentIndex
 
         source = view.source
         with open_source(source, None) as opened:  # untimed: the fingerprint hashes the file
             fingerprint = opened.fingerprint
         heartbeat.start()
-        BUILDS.start(Target(source, None, fingerprint))
+        owner = default_owner()
+        owner.submit(Target(source, None, fingerprint), INTERACTIVE)
+        owner.start()
         index_s = scroll(view, -1, step_screens)
         index_stall = heartbeat.stop()
         state = DocumentIndex(fingerprint).read_state()

@@ -15,7 +15,7 @@ from pdfdesk.core import paths
 from pdfdesk.core.config import ConfigError, get_config, set_config
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
-COMMANDS = ("tool", "tools", "index", "mcp", "ask")
+COMMANDS = ("tool", "tools", "index", "mcp", "ask", "model")
 TOOL_FLAGS = ("--no-image-data", "--text")
 
 
@@ -37,12 +37,16 @@ def _parser() -> argparse.ArgumentParser:
     tool.add_argument("--text", action="store_true", help="print the result's text instead of JSON")
     sub.add_parser("tools", help="list the tools with their JSON schemas")
     index = sub.add_parser("index", help="build the search index of PDF files or folders (with progress)")
-    index.add_argument("paths", nargs="+", help="PDF files, or folders searched recursively for *.pdf")
+    index.add_argument("paths", nargs="*", help="PDF files, or folders searched recursively for *.pdf")
+    index.add_argument("--drain", action="store_true", help=argparse.SUPPRESS)  # the background owner
     ask = sub.add_parser("ask", help="ask the agent a question about PDFs; the answer streams with page citations")
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--pdf", action="append", default=[], metavar="FILE", help="a PDF to ask about (repeatable)")
     ask.add_argument("--model", metavar="PROVIDER/MODEL", help='e.g. "openai/gpt-4.1-mini" (default: [models] agent)')
     ask.add_argument("--quiet", action="store_true", help="do not show tool calls on stderr")
+    model = sub.add_parser("model", help="list, download (with progress) or check embedding models for semantic search")
+    model.add_argument("action", choices=("list", "fetch", "check"))
+    model.add_argument("name", nargs="?", help="with fetch: the model, e.g. minishlab/potion-multilingual-128M")
     mcp = sub.add_parser("mcp", help="serve the tools to other agents over MCP (stdio)")
     mcp.add_argument("--root", action="append", default=[], metavar="DIR",
                      help="allow only files under DIR (repeatable; turns on workspace-only)")
@@ -70,16 +74,7 @@ def run_tool(name: str, raw_args: str, no_image_data: bool = False, as_text: boo
         return EXIT_USAGE
     result = call_tool(name, args)
     _emit(result, no_image_data, as_text)
-    _finish_background_indexing()
     return EXIT_TOOL_ERROR if result.is_error else EXIT_OK
-
-
-def _finish_background_indexing() -> None:
-    """A search started an index build; finish it so the next search from the shell is instant."""
-    if "pdfdesk.index.builder" in sys.modules:
-        from pdfdesk.index.builder import BACKGROUND
-
-        BACKGROUND.wait()
 
 
 def _emit(result: Any, no_image_data: bool, as_text: bool) -> None:
@@ -131,15 +126,8 @@ def start_app(files: list[str]) -> int:
     return status
 
 
-RENDER_HELPER_FLAG = "--render-helper"  # hidden: the viewer's page-render process in a frozen bundle
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == [RENDER_HELPER_FLAG]:
-        from pdfdesk.gui.viewer.render_process import main as render_helper
-
-        return render_helper(argv[1:])
     opens_files = bool(argv) and argv[0] not in COMMANDS and not argv[0].startswith("-")
     if argv and argv[0] == "tool":  # flags may follow the tool name or its JSON
         flags = [a for a in argv[1:] if a in TOOL_FLAGS]
@@ -165,9 +153,20 @@ def main(argv: list[str] | None = None) -> int:
 
         return ask(options.question, options.pdf, options.model, options.quiet)
     if options.command == "index":
+        if options.drain:
+            from pdfdesk.index.owner import drain_in_background
+
+            return drain_in_background()
+        if not options.paths:
+            sys.stderr.write("pdfdesk index: name at least one PDF file or folder\n")
+            return EXIT_USAGE
         from pdfdesk.index.cli_index import index_paths
 
         return index_paths(options.paths)
+    if options.command == "model":
+        from pdfdesk.index.cli_model import model_command
+
+        return model_command(options.action, options.name)
     if options.command == "mcp":
         from pdfdesk.mcp_server import run as serve_mcp
 

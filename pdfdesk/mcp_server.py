@@ -224,10 +224,15 @@ def run(roots: Sequence[str] = (), no_remote: bool = False, verbose: bool = Fals
     sys.stderr.write(f"pdfdesk mcp {__version__}: serving on stdio ({_describe_policy(config)}; "
                      f"data folder {paths.app_data_dir()})\n")
     sys.stderr.flush()
+    from pdfdesk.index.owner import default_owner
+
+    owner = default_owner()
+    owner.start()  # documents the tools hand over are indexed while the server runs
     try:
         anyio.run(serve_stdio, build_server())
     finally:
         from pdfdesk.tools.isolated import shutdown
 
+        owner.stop()
         shutdown()  # the tool worker processes end with the server
     return EXIT_OK

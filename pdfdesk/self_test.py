@@ -151,10 +151,13 @@ def check_answer(sample: Path, pages: int, config: Config) -> str:
 
 def check_workers(sample: Path) -> str:
     """The processes the window relies on start from this installation (a frozen bundle re-enters
-    its own executable for each): a tool worker, an index build, the viewer's render helper."""
+    its own executable for each): a tool worker, an index build, the viewer's render helper; and the
+    built-in embedding model is there and intact, so semantic search works offline."""
     from pdfdesk.core.documents import open_pdf
-    from pdfdesk.index.build_process import BuildProcesses
+    from pdfdesk.index import embedding
     from pdfdesk.index.builder import Target
+    from pdfdesk.index.owner import IndexOwner
+    from pdfdesk.index.queue import INTERACTIVE
     from pdfdesk.index.store import DocumentIndex
     from pdfdesk.tools.isolated import call_tool_isolated, shutdown
 
@@ -166,13 +169,16 @@ def check_workers(sample: Path) -> str:
         raise SelfTestFailed("workers", f"tool worker process: {result.details.get('message')}")
     with open_pdf(str(sample)) as opened:
         target = Target(opened.source, None, opened.fingerprint)
-    builds = BuildProcesses()
-    builds.start(target)
-    while builds.running(target.fingerprint):
-        time.sleep(0.05)
+    owner = IndexOwner()
+    owner.submit(target, INTERACTIVE)
+    outcomes = owner.drain()
     state = DocumentIndex(target.fingerprint).read_state()
-    if builds.error(target.fingerprint) or state is None or not state.pages_complete:
-        raise SelfTestFailed("workers", f"index build process: {builds.error(target.fingerprint) or 'incomplete'}")
+    if not outcomes or outcomes[0].result != "done" or state is None or not state.pages_complete:
+        why = outcomes[0].message or outcomes[0].result if outcomes else "nothing was built"
+        raise SelfTestFailed("workers", f"index build process: {why}")
+    available, reason = embedding.model_status(Config(semantic=True))
+    if not available:
+        raise SelfTestFailed("workers", f"built-in embedding model: {reason}")
     if os.name == "posix":
         from pdfdesk.gui.viewer.render_process import HELPER
 
@@ -184,7 +190,7 @@ def check_workers(sample: Path) -> str:
                 time.sleep(0.05)
         finally:
             HELPER.stop()
-    return "tool worker, index build and render helper processes started"
+    return "tool worker, index build and render helper processes started; built-in embedding model intact"
 
 
 def check_window(sample: Path, timeout: float) -> str:
@@ -206,8 +212,8 @@ def isolated_home() -> Iterator[Config]:
         try:
             yield config
         finally:
-            if "pdfdesk.index.builder" in sys.modules:  # index builds write into `home`: let them end
-                sys.modules["pdfdesk.index.builder"].BACKGROUND.wait(10)
+            if "pdfdesk.index.owner" in sys.modules:  # index builds write into `home`: let them end
+                sys.modules["pdfdesk.index.owner"].default_owner().stop(10)
             from pdfdesk.core.documents import close_all
 
             close_all()

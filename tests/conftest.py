@@ -14,6 +14,9 @@ from pdfdesk.core.documents import close_all
 from tests import pdf_factory as make
 
 os.environ["HF_HUB_OFFLINE"] = "1"  # no test reaches a model hub
+# One-shot calls start no detached background indexer in tests: a test that wants the queue run
+# calls `run_index_queue()`; the tests of the background owner turn it back on.
+os.environ["PDFDESK_BACKGROUND_INDEXING"] = "0"
 for _var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
     os.environ.pop(_var, None)
 
@@ -25,10 +28,17 @@ def pdfdesk_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PDFDESK_HOME", str(home))
     set_config(Config(semantic=False))  # semantic tests turn it on with the offline model
     yield home
-    if "pdfdesk.index.builder" in sys.modules:  # let background index builds end inside this test's home
-        sys.modules["pdfdesk.index.builder"].BACKGROUND.wait()
+    if "pdfdesk.index.owner" in sys.modules:  # a window's or server's owner ends with its test
+        sys.modules["pdfdesk.index.owner"].default_owner().stop()
     close_all()
     set_config(None)
+
+
+def run_index_queue() -> list:
+    """Work through the indexing queue now, as the window's or the server's owner would."""
+    from pdfdesk.index.owner import default_owner
+
+    return default_owner().drain(wait=True)
 
 
 @pytest.fixture(scope="session")

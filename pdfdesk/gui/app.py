@@ -228,6 +228,9 @@ def run(files: Sequence[str], single_instance: bool = True,
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     window = build_window(files)
+    from pdfdesk.index.owner import default_owner
+
+    default_owner().start()  # this window runs the indexing queue while it is open
     if single_instance and instance.listen():
         instance.filesReceived.connect(window.handle_remote_open)
     file_opens = FileOpenRequests(app)
@@ -244,10 +247,9 @@ def run(files: Sequence[str], single_instance: bool = True,
     finally:
         instance.close()
         from pdfdesk.gui import tool_calls, workers
-
-        from pdfdesk.index.build_process import BUILDS
+        from pdfdesk.index.owner import default_owner
 
         workers.wait_idle(3000)
         tool_calls.shutdown()
-        BUILDS.stop_all()  # an unfinished index resumes at its last committed batch next time
+        default_owner().stop()  # an unfinished index resumes at its last committed batch next time
     return max(status[0], 0)

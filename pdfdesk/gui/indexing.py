@@ -1,10 +1,10 @@
-"""Index the documents open in the window in the background, and report how far each build is.
+"""Hand the documents open in the window to the indexing owner, and report how far each build is.
 
-Opening a document starts its index build in a child process (`pdfdesk.index.build_process`: a
-build in this process would compete with the UI thread for the GIL), so search is fast by the time
-the user asks; search works meanwhile (unindexed pages are scanned directly). The
-fingerprint is computed in a worker (it hashes the file under the MuPDF lock), and progress is
-read from the index's `state.json` in a worker too, every `POLL_MS` while a build is running.
+Opening a document queues it ahead of the library's backlog; the owner builds it in a child
+process (a build in this process would compete with the UI thread for the GIL), so search is fast
+by the time the user asks, and works meanwhile (unindexed pages are scanned directly). The
+fingerprint is computed in a worker (it hashes the file), and progress is read from the index's
+`state.json` in a worker too, every `POLL_MS` while a build is under way.
 """
 
 from __future__ import annotations
@@ -33,30 +33,35 @@ class IndexProgress:
 
 
 def start_index(reference: str, password: str | None) -> tuple[str, str]:
-    """Worker: resolve the document, start its background build; returns (fingerprint, name)."""
+    """Worker: resolve the document and hand it to the owner; returns (fingerprint, name)."""
     from pdfdesk.core.documents import open_pdf
-    from pdfdesk.index.build_process import BUILDS
     from pdfdesk.index.builder import Target
+    from pdfdesk.index.owner import default_owner
+    from pdfdesk.index.queue import INTERACTIVE
 
     with open_pdf(reference, password) as opened:
         name = opened.source.name
     # Hashing a large file takes a while: done after the MuPDF lock is released, so the viewer
     # keeps rendering meanwhile (the fingerprint only reads the file's bytes).
     target = Target(opened.source, password, opened.fingerprint)
-    BUILDS.start(target)
+    owner = default_owner()
+    owner.submit(target, INTERACTIVE)
+    owner.start()  # the window's owner runs the queue (no-op when it already does)
     return target.fingerprint, name
 
 
 def read_progress(items: list[tuple[str, str, str]]) -> list[IndexProgress]:
     """Worker: the index state of each (reference, fingerprint, name)."""
-    from pdfdesk.index.build_process import BUILDS
+    from pdfdesk.index.owner import default_owner
     from pdfdesk.index.store import DocumentIndex
 
+    owner = default_owner()
     found = []
     for reference, fingerprint, name in items:
         state = DocumentIndex(fingerprint).read_state()
-        running = BUILDS.running(fingerprint)
-        error = None if running else BUILDS.error(fingerprint)
+        running = owner.current is not None and owner.current[0] == fingerprint
+        outcome = owner.outcomes.get(fingerprint)
+        error = outcome.message if outcome is not None and outcome.result == "failed" and not running else None
         if state is None:
             found.append(IndexProgress(reference, name, 0, 0, False, error))
         else:

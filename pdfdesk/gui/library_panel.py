@@ -1,7 +1,7 @@
 """The library panel: the documents of `pdfdesk.index.library.Library`, their index state, and the queue.
 
-Adding files or folders queues them; one worker job indexes the queue (restart-safe: the library
-file records where it was) and reports per-file progress. The list is re-read from the library
+Adding files or folders queues them with the indexing owner (restart-safe: the queue lives in the
+app data folder), and a worker job follows their progress. The list is re-read from the library
 file in a worker, so another process (the MCP server) indexing the same library shows up too.
 """
 
@@ -61,12 +61,31 @@ def reindex(paths: list[str]) -> None:
     library.add(paths)
 
 
-def process_queue(job: workers.Job, progress: Progress) -> int:
-    """Worker: index queued documents (in a child process: indexing here would compete with the
-    UI thread for the GIL) until none is left or the job is cancelled; returns files processed."""
-    from pdfdesk.index.build_process import process_library_queue
+FOLLOW_S = 0.3
 
-    return process_library_queue(lambda name, done, total: progress((name, done, total)), job.cancel_event)
+
+def process_queue(job: workers.Job, progress: Progress) -> int:
+    """Worker: hand queued documents to the indexing owner (which builds them in child processes)
+    and follow them until all are done or the job is cancelled; returns files handed over."""
+    from pdfdesk.index.owner import default_owner
+    from pdfdesk.index.store import DocumentIndex
+
+    owner = default_owner()
+    library = _library()
+    handed = library.register(owner.queue)
+    owner.start()
+    waiting = {entry.fingerprint: entry.name for entry in handed if entry.fingerprint}
+    while waiting and not job.cancel_event.is_set():
+        for fingerprint, name in list(waiting.items()):
+            state = DocumentIndex(fingerprint).read_state()
+            job_left = owner.queue.get(fingerprint)
+            if (state is not None and state.complete) or job_left is None or job_left.failed:
+                waiting.pop(fingerprint)
+            elif state is not None:
+                progress((name, state.pages_indexed, state.pages_total))
+        job.cancel_event.wait(FOLLOW_S)
+    library.settle(owner.queue)
+    return len(handed)
 
 
 class LibraryPanel(QWidget):

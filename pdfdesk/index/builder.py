@@ -8,7 +8,6 @@ MuPDF's lock is held one batch at a time, so searches and renders interleave wit
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from dataclasses import dataclass
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.references import PdfSource
 from pdfdesk.core.text import page_text
-from pdfdesk.index import semantic
+from pdfdesk.index import embedding, semantic
 from pdfdesk.index.sections import Line, SectionStart, heading_starts, outline_starts, page_lines, split_sections
 from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
 
@@ -153,42 +152,43 @@ def _build(target: Target, index: DocumentIndex, pages_total: int, progress: Pro
             progress(last, pages_total)
     if not state.sections_indexed and not (cancel is not None and cancel.is_set()):
         _build_sections(target, index, state, texts)
-    if semantic.status(wait=None)[0] and not (cancel is not None and cancel.is_set()):
-        _build_semantic(target, index, state, cancel)
     return state
 
 
-def semantic_pending(state: IndexState | None) -> bool:
+def vectors_pending(state: IndexState | None) -> bool:
     """True when vectors are missing or were made by another model than the one configured."""
     if state is None:
         return True
-    return not state.semantic_complete or state.semantic_model != semantic.model_label()
+    return not state.semantic_complete or state.semantic_model != embedding.model_label()
 
 
-def _build_semantic(target: Target, index: DocumentIndex, state: IndexState,
-                    cancel: threading.Event | None) -> None:
-    """Embed passages of every page not yet embedded, one committed chunk at a time."""
-    store = semantic.SemanticStore(index.folder)
-    label = semantic.model_label()
-    if state.semantic_model != label:
-        shutil.rmtree(store.folder, ignore_errors=True)
-        state.semantic_model, state.semantic_complete = label, False
-        index.write_state(state)
-    if state.semantic_complete:
-        return
-    writer = index.try_writer()  # the index's write lock also guards its vectors
-    if writer is None:
-        return
-    try:
-        _embed_pages(target, index, state, store, cancel)
-    finally:
-        writer.cancel()
+def build_vectors(target: Target, progress: Progress | None = None, cancel: threading.Event | None = None,
+                  wait: bool = False) -> IndexState | None:
+    """The second stage: embed the passages of every page not yet embedded, one committed chunk at
+    a time, so a stopped run resumes at the next chunk. Needs the keyword stage done (None if not);
+    raises EmbeddingUnavailable when no model can be loaded locally."""
+    index = DocumentIndex(target.fingerprint)
+    with index.build_lock(wait, cancel) as held:
+        state = index.open_existing()
+        if not held or state is None or not state.pages_complete:
+            return state
+        store = semantic.SemanticStore(index.folder)
+        label = embedding.model_label()
+        if state.semantic_model != label or index.damage() == semantic.SEMANTIC_DIR or not store.check().usable:
+            store.clear()
+            index.clear_damage()
+            state.semantic_model, state.semantic_complete = label, False
+            index.write_state(state)
+        if not state.semantic_complete:
+            _embed_pages(target, index, state, store, progress, cancel)
+        return state
 
 
 def _embed_pages(target: Target, index: DocumentIndex, state: IndexState, store: semantic.SemanticStore,
-                 cancel: threading.Event | None) -> None:
+                 progress: Progress | None, cancel: threading.Event | None) -> None:
     pending: list[semantic.Passage] = []
     through = store.pages_done()
+    first = through + 1
     for start in range(through + 1, state.pages_total + 1, LOCK_SLICE):
         if cancel is not None and cancel.is_set():
             return
@@ -196,47 +196,10 @@ def _embed_pages(target: Target, index: DocumentIndex, state: IndexState, store:
         for number, text in _extract_texts(target, start, last):
             pending.extend(semantic.passages_of_page(number, text))
         if len(pending) >= semantic.CHUNK_PASSAGES or last == state.pages_total:
-            vectors = semantic.embed([p.text for p in pending]) if pending else semantic.embed([""])[:0]
-            store.write_chunk(pending, vectors, through_page=last)
-            pending = []
+            vectors = embedding.embed([p.text for p in pending])
+            store.write_chunk(pending, vectors, first_page=first, through_page=last)
+            pending, first = [], last + 1
+            if progress is not None:
+                progress(last, state.pages_total)
     state.semantic_complete = True
     index.write_state(state)
-
-
-class BackgroundBuilds:
-    """At most one background build per document in this process."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._threads: dict[str, threading.Thread] = {}
-        self.errors: dict[str, str] = {}
-
-    def start(self, target: Target) -> bool:
-        """Start building unless a build of this document is already running; True if started."""
-        with self._lock:
-            running = self._threads.get(target.fingerprint)
-            if running is not None and running.is_alive():
-                return False
-            thread = threading.Thread(target=self._run, args=(target,), name=f"index-{target.fingerprint[:8]}",
-                                      daemon=True)
-            self._threads[target.fingerprint] = thread
-            thread.start()
-            return True
-
-    def _run(self, target: Target) -> None:
-        try:
-            build_index(target)
-        except Exception as exc:  # recorded for `details`; the next search retries
-            self.errors[target.fingerprint] = f"{type(exc).__name__}: {exc}"
-
-    def running(self, fingerprint: str) -> bool:
-        thread = self._threads.get(fingerprint)
-        return thread is not None and thread.is_alive()
-
-    def wait(self, timeout: float | None = None) -> None:
-        """Wait for every running build (the CLI finishes indexing before it exits)."""
-        for thread in list(self._threads.values()):
-            thread.join(timeout)
-
-
-BACKGROUND = BackgroundBuilds()

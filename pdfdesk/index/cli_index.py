@@ -1,43 +1,62 @@
-"""`pdfdesk index PATH...`: add files and folders to the library and index them, with progress."""
+"""`pdfdesk index PATH...`: add files and folders to the library and index them now, with progress.
+
+The documents go through the indexing owner like everyone else's; this command only waits for
+its own documents (a document another process is building is waited for, not built twice) and
+says, in one line, why a document has no vectors when no embedding model is available here.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
 
+from pdfdesk.index import embedding
 from pdfdesk.index.library import FAILED, Library
+from pdfdesk.index.owner import KEYWORD, default_owner, stage_needed
 
 
 class _Bar:
-    def __init__(self) -> None:
-        self.started: dict[str, float] = {}
+    """One line per document and stage, redrawn in place; the rate counts from the first report."""
 
-    def __call__(self, name: str, done: int, total: int) -> None:
-        started = self.started.setdefault(name, time.monotonic())
+    def __init__(self) -> None:
+        self.first: dict[tuple[str, str], tuple[float, int]] = {}
+
+    def __call__(self, name: str, stage: str, done: int, total: int) -> None:
+        started, base = self.first.setdefault((name, stage), (time.monotonic(), done))
         width = 30
         filled = int(width * done / max(total, 1))
-        rate = done / max(time.monotonic() - started, 1e-6)
-        sys.stderr.write(f"\r{name[:40]:40} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} pages "
-                         f"{rate:,.0f} p/s")
+        elapsed = time.monotonic() - started
+        rate = f" {(done - base) / elapsed:,.0f} p/s" if elapsed > 0.2 and done > base else ""
+        label = "pages" if stage == KEYWORD else "pages embedded"
+        sys.stderr.write(f"\r{name[:34]:34} {stage[:7]:7} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                         f"{label}{rate}\033[K")
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
 
 
 def index_paths(paths: list[str]) -> int:
-    """Index each PDF; 0 when all succeeded, 1 when any failed (each failure is reported)."""
+    """Index each PDF (keyword stage, then vectors); 0 when all succeeded, 1 when any failed."""
     library = Library()
     added = library.add(paths)
     if not added:
         sys.stderr.write("pdfdesk index: no PDF files found\n")
         return 1
     started = time.monotonic()
-    library.process(progress=_Bar())
-    wanted = {entry.path for entry in added}
-    failures = 0
-    indexed = 0
+    owner = default_owner()
+    handed = library.register(owner.queue)
+    wanted = {entry.fingerprint for entry in handed if entry.fingerprint}
+    for entry in library.entries():  # indexed before, but without vectors a model could make now
+        if entry.path in {e.path for e in added} and entry.fingerprint and entry.fingerprint not in wanted \
+                and stage_needed(entry.fingerprint) is not None:
+            owner.queue.add(entry.fingerprint, entry.path, entry.name)
+            wanted.add(entry.fingerprint)
+    outcomes = owner.drain(only=wanted, progress=_Bar(), wait=True) if wanted else []
+    library.settle(owner.queue)
+    failures = indexed = 0
+    paths_wanted = {entry.path for entry in added}
     for entry in library.entries():
-        if entry.path not in wanted:
+        if entry.path not in paths_wanted:
             continue
         if entry.status == FAILED:
             failures += 1
@@ -46,4 +65,9 @@ def index_paths(paths: list[str]) -> int:
             indexed += 1
     sys.stderr.write(f"{indexed} document{'s' * (indexed != 1)} indexed in {time.monotonic() - started:.1f} s"
                      + (f", {failures} failed" if failures else "") + "\n")
+    available, reason = embedding.model_status()
+    if not available:
+        sys.stderr.write(f"No vectors (keyword search only): {reason}.\n")
+    elif any(o.result == "no_model" for o in outcomes):
+        sys.stderr.write(f"No vectors: {next(o.message for o in outcomes if o.result == 'no_model')}.\n")
     return 1 if failures else 0

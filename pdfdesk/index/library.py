@@ -1,11 +1,11 @@
 """The library: documents the user added, and a restart-safe queue that indexes them.
 
 `<app data>/library.json` lists every document with its size, mtime, fingerprint and status.
-Adding marks new or changed files `queued`; `process()` marks a file `indexing` before it starts
-and `indexed` when done, saving after each step, so a restart resumes the interrupted file (its
-index resumes at the last committed batch) and skips files that did not change since (same size
-and mtime, index complete: no hashing). The file is guarded by an OS lock, so the GUI and the MCP
-server can share one library.
+Adding marks new or changed files `queued`; `register()` hands them to the indexing queue and marks
+them `indexing`; `settle()` marks them `indexed` once their index is complete. Files that did not
+change since (same size and mtime, index complete) are not even hashed again. The library builds
+nothing itself: the indexing owner does, so a restart resumes where the queue was. The file is
+guarded by an OS lock, so the GUI and the MCP server can share one library.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from pathlib import Path
 from pdfdesk.core import paths
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import PdfDeskError
-from pdfdesk.index.builder import Target, build_index
+from pdfdesk.index.owner import KEYWORD, IndexOwner, default_owner
+from pdfdesk.index.queue import IndexQueue
 from pdfdesk.index.store import DocumentIndex
 
 LIBRARY_FILE = "library.json"
@@ -156,28 +157,58 @@ class Library:
         state = DocumentIndex(entry.fingerprint).read_state()
         return state is not None and state.complete
 
-    def process(self, progress: FileProgress | None = None, cancel: threading.Event | None = None) -> list[LibraryEntry]:
-        """Index every queued or interrupted document; returns the entries as they ended."""
-        done = []
+    def register(self, queue: IndexQueue) -> list[LibraryEntry]:
+        """Hand every queued or interrupted document to the indexing queue (opening each once to
+        learn its fingerprint); unchanged, already indexed files are only marked so. Returns the
+        entries handed over."""
+        handed = []
         for entry in self.pending():
-            if cancel is not None and cancel.is_set():
-                break
             if self._unchanged_and_indexed(entry):
                 self._update(entry.path, status=INDEXED, error=None)
                 continue
-            self._update(entry.path, status=INDEXING)
             try:
                 with open_pdf(entry.path) as opened:
-                    target = Target(opened.source, None, opened.fingerprint)
-                    info = Path(entry.path).stat()
-                    pages = opened.page_count
-                self._update(entry.path, fingerprint=target.fingerprint, pages=pages,
-                             size=info.st_size, mtime_ns=info.st_mtime_ns)
-                state = build_index(target, progress=(lambda d, t, n=entry.name: progress(n, d, t)) if progress else None,
-                                    cancel=cancel, wait=True)  # another process's build of it is waited for
-                finished = state.complete
-                self._update(entry.path, status=INDEXED if finished else INDEXING, error=None)
+                    fingerprint, pages, name = opened.fingerprint, opened.page_count, opened.source.name
+                info = Path(entry.path).stat()
             except PdfDeskError as exc:
                 self._update(entry.path, status=FAILED, error=f"{exc.code}: {exc.message}")
-            done.append(entry)
-        return done
+                continue
+            except OSError as exc:
+                self._update(entry.path, status=FAILED, error=f"file_not_found: {exc.strerror}")
+                continue
+            queue.add(fingerprint, entry.path, name)
+            self._update(entry.path, status=INDEXING, fingerprint=fingerprint, pages=pages, size=info.st_size,
+                         mtime_ns=info.st_mtime_ns, error=None)
+            entry.fingerprint = fingerprint
+            handed.append(entry)
+        return handed
+
+    def settle(self, queue: IndexQueue) -> None:
+        """Mark documents whose keyword index is complete as indexed, and those the queue gave up on
+        as failed (the owner records outcomes by fingerprint, not by library entry)."""
+        with self._editing() as entries:
+            for entry in entries.values():
+                if entry.status != INDEXING or not entry.fingerprint:
+                    continue
+                state = DocumentIndex(entry.fingerprint).read_state()
+                job = queue.get(entry.fingerprint)
+                if state is not None and state.complete:
+                    entry.status, entry.error = INDEXED, None
+                elif job is not None and job.failed:
+                    entry.status, entry.error = FAILED, job.error
+                elif job is None and (state is None or not state.complete):
+                    entry.status = QUEUED  # dropped from the queue unfinished (file changed): register again
+
+    def process(self, progress: FileProgress | None = None, cancel: threading.Event | None = None,
+                owner: IndexOwner | None = None) -> list[LibraryEntry]:
+        """Index every queued or interrupted document now, through the indexing owner (stages run in
+        child processes; a document another process is building is waited for)."""
+        owner = owner or default_owner()
+        handed = self.register(owner.queue)
+        if handed:
+            stage_progress = (lambda name, stage, done, total: progress(name, done, total)
+                              if stage == KEYWORD else None) if progress else None
+            owner.drain(only={e.fingerprint for e in handed if e.fingerprint}, progress=stage_progress,
+                        cancel=cancel, wait=True)
+        self.settle(owner.queue)
+        return handed

@@ -1,6 +1,10 @@
 """Search one document: keyword (the index, plus a direct scan of pages not yet indexed),
-semantic (stored passage vectors), or hybrid (the two rankings fused with RRF); then excerpts
+semantic (stored passage vectors), or hybrid (keyword first, meaning filling in); then excerpts
 and hit rectangles for the matches that are returned.
+
+Searching never builds anything: a document whose index is missing, unfinished or damaged is
+answered from its pages directly and handed to the indexing owner. A keyword search never loads
+an embedding model.
 """
 
 from __future__ import annotations
@@ -12,16 +16,18 @@ from typing import Any
 from whoosh.qparser import QueryParserError  # type: ignore[attr-defined]
 
 from pdfdesk.core.documents import open_source
-from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.pages import format_page_set
-from pdfdesk.index import semantic
-from pdfdesk.index.builder import BACKGROUND, Target, semantic_pending
+from pdfdesk.index import embedding, semantic
+from pdfdesk.index.builder import Target, vectors_pending
 from pdfdesk.index.excerpts import page_hits, passage_hits
-from pdfdesk.index.hybrid import rrf
+from pdfdesk.index.hybrid import keyword_first, rrf
+from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.query_terms import parse_terms
+from pdfdesk.index.queue import INTERACTIVE
 from pdfdesk.index.scan import scan_pages
 from pdfdesk.index.sections import SectionStart, outline_entries, page_lines, place_on_lines
-from pdfdesk.index.store import DocumentIndex, IndexState
+from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
 
 SCAN_BUDGET_S = 0.6
 MAX_SECTION_PAGES_TO_HIGHLIGHT = 5
@@ -96,7 +102,7 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
             raise PdfDeskError(VALIDATION_ERROR, f"The query {query!r} cannot be parsed: {exc}.",
                                'Use words, "exact phrases", OR, NOT and prefix* only.') from None
         keys = []
-        for hit in index.search(parsed, "section" if sections else "page", limit):
+        for hit in index.search(parsed, "section" if sections else "page", limit):  # may raise IndexDamaged
             key: Key = ("section", hit["key"]) if sections else ("page", hit["page"])
             keys.append(key)
             ranking.matches[key] = (_section_match(hit, hit["score"], "keyword") if sections else
@@ -119,17 +125,47 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
         if scan.not_reached:
             note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time, so search again "
                      "in a moment for complete results")
-        details["note"] = note
+        add_note(details, note)
     ranking.keys = [k for k, _ in rrf(lists)] if len(lists) > 1 else (lists[0] if lists else [])
     return ranking
+
+
+def add_note(details: dict[str, Any], note: str) -> None:
+    """Notes accumulate: a later one never hides an earlier one."""
+    details["note"] = f"{details['note']}. {note}" if details.get("note") else note
+
+
+def _stores(index: DocumentIndex) -> semantic.SemanticStore:
+    """One SemanticStore per index folder, so its checked chunks stay cached between queries."""
+    store = _semantic_stores.get(index.folder)
+    if store is None:
+        store = _semantic_stores[index.folder] = semantic.SemanticStore(index.folder)
+        while len(_semantic_stores) > 32:
+            _semantic_stores.popitem(last=False)
+    return store
+
+
+_semantic_stores: OrderedDict[Any, semantic.SemanticStore] = OrderedDict()
+
+
+def vectors_embedded(index: DocumentIndex, state: IndexState | None) -> int:
+    """Pages whose vectors exist, were made by the configured model and pass their check (a store
+    that fails is reported for the owner to redo)."""
+    if state is None or state.semantic_model != embedding.model_label() or index.damage() == semantic.SEMANTIC_DIR:
+        return 0
+    check = _stores(index).check()
+    if check.usable and state.semantic_complete and check.pages_done < state.pages_total:
+        check = semantic.StoreCheck(False, 0, f"vectors end at page {check.pages_done} of {state.pages_total}")
+    if not check.usable:
+        index.report_damage(semantic.SEMANTIC_DIR, check.problem or "unreadable")
+        return 0
+    return check.pages_done
 
 
 def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str, sections: bool,
                       limit: int, details: dict[str, Any]) -> Ranking:
     ranking = Ranking()
-    store = semantic.SemanticStore(index.folder)
-    usable = state is not None and state.semantic_model == semantic.model_label()
-    embedded = store.pages_done() if usable else 0
+    embedded = vectors_embedded(index, state)
     total = state.pages_total if state is not None else 0
     details["semantic_pages_embedded"] = embedded
     if embedded < total:
@@ -138,7 +174,14 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
     if not embedded:
         return ranking
     section_list = index.sections() if sections else []
-    for passage, similarity in store.search(query, limit * 4):
+    try:
+        nearest = _stores(index).search(query, limit * 4)
+    except semantic.StoreDamaged as exc:
+        index.report_damage(semantic.SEMANTIC_DIR, str(exc))
+        return ranking
+    for passage, similarity in nearest:
+        if similarity <= 0.0:  # unrelated in meaning: never a match, however few there are
+            break
         if sections:
             hit = next((s for s in section_list if s["page"] <= passage.page <= s["end_page"]), None)
             if hit is None:
@@ -196,53 +239,103 @@ def decorate_matches(target: Target, chosen: list[dict[str, Any]], query: str, s
                     match["section"] = section
 
 
-def search_document(target: Target, page_count: int, query: str, mode: str, granularity: str, limit: int,
-                    style: str, context: int, build: bool = True, decorate: bool = True) -> DocumentSearch:
-    """Search one document in `mode` keyword, semantic or hybrid, answering while it is indexed."""
-    index = DocumentIndex(target.fingerprint)
+@dataclass(frozen=True)
+class ModeChoice:
+    """The mode a search runs in, and why it differs from the one asked for."""
+
+    used: str
+    reason: str | None = None
+
+
+def choose_mode(requested: str, granularity: str, index: DocumentIndex, state: IndexState | None) -> ModeChoice:
+    """auto is hybrid for pages when this document's vectors exist and a model loads locally;
+    sections rank by keywords unless meaning is asked for. A keyword search never touches a model."""
+    if requested == "keyword":
+        return ModeChoice("keyword")
+    available, why_not = embedding.model_status()
+    if requested == "semantic" and not available:
+        raise PdfDeskError(SEMANTIC_UNAVAILABLE, f"Semantic search cannot run: {why_not}.",
+                           'Use mode "keyword" or "auto", or get an embedding model (Settings, or `pdfdesk model fetch`).')
+    if requested == "auto" and granularity == "section":
+        return ModeChoice("keyword", "sections rank by their words; ask for mode semantic to rank them by meaning")
+    if not available:
+        return ModeChoice("keyword", why_not)
+    if not vectors_embedded(index, state):
+        reason = "this document's vectors are not built yet (they are queued)"
+        return ModeChoice("keyword", reason)
+    return ModeChoice("semantic" if requested == "semantic" else "hybrid")
+
+
+def _usable_state(index: DocumentIndex) -> tuple[IndexState | None, IndexState | None]:
+    """(what state.json says, the state when the Whoosh indices open and are not marked damaged)."""
     state = index.read_state()
-    if state is not None and (state.pages_indexed or state.sections_indexed):
-        state = index.open_existing()  # None when unreadable: pages are read directly, the build repairs it
-    wants_vectors = mode != "keyword"
-    needs_build = build and (state is None or not state.complete or (wants_vectors and semantic_pending(state)))
+    if state is None or not (state.pages_indexed or state.sections_indexed) or index.damage() in (PAGES, SECTIONS):
+        return state, None
+    opened = index.open_existing()
+    if opened is None:  # unreadable: pages are read directly, and the builder looks at it
+        index.report_damage(PAGES, "the index's table of contents cannot be read")
+    return state, opened
+
+
+def search_document(target: Target, page_count: int, query: str, mode: str, granularity: str, limit: int,
+                    style: str, context: int, decorate: bool = True) -> DocumentSearch:
+    """Search one document (`mode` auto, keyword or semantic), answering at once whatever state its
+    index is in; a document whose index is incomplete, damaged or lacks vectors is handed to the
+    indexing owner."""
+    index = DocumentIndex(target.fingerprint)
+    recorded, state = _usable_state(index)
     result = DocumentSearch()
     details = result.details
-    sections = granularity == "section" and state is not None and state.sections_indexed
-    if granularity == "section" and not sections:
-        details["sections_pending"] = True
-        details["note"] = "Sections are still being indexed; these are page results labelled with their section."
-    rankings: list[Ranking] = []
-    if mode in ("keyword", "hybrid"):
-        rankings.append(_keyword_ranking(target, index, state, page_count, query, sections, limit * 3, details))
-    if mode in ("semantic", "hybrid") and state is not None:
-        rankings.append(_semantic_ranking(index, state, query, sections, limit * 3, details))
-    details.setdefault("index_complete", bool(state and state.pages_complete))
-    merged: dict[Key, dict[str, Any]] = {}
-    for ranking in reversed(rankings):  # keyword matches win the merge: they carry exact hits
-        merged.update(ranking.matches)
-    if len(rankings) > 1:
-        keyword_keys = set(rankings[0].matches)
-        semantic_keys = set(rankings[1].matches)
-        fused = rrf([r.keys for r in rankings])
-        chosen = []
-        for key, score in fused[:limit]:
-            match = merged[key]
-            if key in keyword_keys and key in semantic_keys:
-                match["found_by"] = "both"
-            elif key not in keyword_keys:
-                match["low_confidence"] = True
-            match["score"] = score
-            chosen.append(match)
-    else:
-        chosen = [merged[key] for key in (rankings[0].keys[:limit] if rankings else [])]
-        for match in chosen:
-            if match["found_by"] == "semantic" and match["similarity"] < LOW_CONFIDENCE_SIMILARITY:
-                match["low_confidence"] = True
+    choice = choose_mode(mode, granularity, index, state)
+    details.update({"mode_requested": mode, "mode_used": choice.used})
+    if choice.reason:
+        details["mode_reason"] = choice.reason
+    try:
+        chosen = _ranked(target, index, state, page_count, query, choice.used, granularity, limit, details)
+    except IndexDamaged as exc:
+        details.pop("note", None)
+        add_note(details, f"The search index is damaged ({exc.kind}) and is being rebuilt; pages were read directly")
+        state = None
+        chosen = _ranked(target, index, None, page_count, query, "keyword", granularity, limit, details)
+        details["mode_used"] = "keyword"
     for match in chosen:
         match["score"] = round(float(match["score"]), 4)
     if decorate:
         decorate_matches(target, chosen, query, style, context)
     result.matches = chosen
-    if needs_build:  # after answering, so the first answer does not compete with the build
-        BACKGROUND.start(target)
+    wants_vectors = mode != "keyword" and embedding.model_status()[0]
+    if state is None or not state.complete or index.damage() is not None or \
+            (wants_vectors and vectors_pending(recorded)):
+        request_indexing(target, INTERACTIVE)  # after answering: the answer never waits on it
     return result
+
+
+def _ranked(target: Target, index: DocumentIndex, state: IndexState | None, page_count: int, query: str, mode: str,
+            granularity: str, limit: int, details: dict[str, Any]) -> list[dict[str, Any]]:
+    sections = granularity == "section" and state is not None and state.sections_indexed
+    if granularity == "section" and not sections:
+        details["sections_pending"] = True
+        add_note(details, "Sections are still being indexed; these are page results labelled with their section")
+    keyword = semantic_ranking = None
+    if mode in ("keyword", "hybrid"):
+        keyword = _keyword_ranking(target, index, state, page_count, query, sections, limit * 3, details)
+    if mode in ("semantic", "hybrid"):
+        semantic_ranking = _semantic_ranking(index, state, query, sections, limit * 3, details)
+    details.setdefault("index_complete", bool(state and state.pages_complete))
+    if keyword is not None and semantic_ranking is not None:
+        chosen = []
+        for key, found_by in keyword_first(keyword.keys, semantic_ranking.keys, limit):
+            match = keyword.matches.get(key) or semantic_ranking.matches[key]
+            if found_by == "both":
+                match["found_by"] = "both"
+                match["similarity"] = semantic_ranking.matches[key]["similarity"]
+            elif found_by == "semantic":
+                match["low_confidence"] = True
+            chosen.append(match)
+        return chosen
+    ranking = keyword or semantic_ranking
+    chosen = [ranking.matches[key] for key in ranking.keys[:limit]] if ranking is not None else []
+    for match in chosen:
+        if match["found_by"] == "semantic" and match["similarity"] < LOW_CONFIDENCE_SIMILARITY:
+            match["low_confidence"] = True
+    return chosen

@@ -1,31 +1,27 @@
-"""Meaning-based search: passages embedded with fastembed, vectors stored beside the Whoosh index.
+"""Meaning-based search: passages of each page and their vectors, stored beside the Whoosh index.
 
-Pages are cut into overlapping passages of about `PASSAGE_WORDS` words (a whole page would be
-truncated at the model's 512 tokens). Vectors are written in numbered chunk files, each complete
-before it is renamed into place, so an interrupted embedding run resumes at the next chunk and a
-reader never sees half a chunk. The model is optional (extra `semantic`): when it cannot be loaded,
-`status()` says why and search falls back to keywords.
+Pages are cut into overlapping passages of about `PASSAGE_WORDS` words, so a hit points at a
+passage rather than a whole page and no passage outgrows what a model reads. Vectors are written
+in numbered chunk files, each complete before it is renamed into place, so an interrupted run
+resumes at the next chunk and a reader never sees half a chunk. Every reader checks what it loads
+(numbering without gaps, pages that follow on, shapes that agree); a store that fails is not used
+and is reported for the builder to redo. Which model makes the vectors is `embedding`'s business.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pdfdesk.core import paths
-from pdfdesk.core.config import Config, get_config
+from pdfdesk.index import embedding
 
 PASSAGE_WORDS = 120
 OVERLAP_WORDS = 30
 CHUNK_PASSAGES = 256
 SEMANTIC_DIR = "semantic"
-MODEL_PATH_ENV = "PDFDESK_EMBEDDING_MODEL_PATH"
 
 
 @dataclass(frozen=True)
@@ -46,163 +42,118 @@ def passages_of_page(number: int, text: str) -> list[Passage]:
     return passages
 
 
-# -- the model ---------------------------------------------------------------------------------
-class _ModelHolder:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.model: Any = None
-        self.key: tuple[str, str | None] | None = None
-        self.failure: str | None = None
-        self.loaded = threading.Event()  # set when the current key's load finished (either way)
-
-
-_holder = _ModelHolder()
-LOADING = "the embedding model is still loading (the first use may download it)"
-
-
-def _model_source(config: Config) -> tuple[str, str | None]:
-    return config.embedding_model, os.environ.get(MODEL_PATH_ENV) or config.embedding_model_path
-
-
-def model_label(config: Config | None = None) -> str:
-    name, path = _model_source(config or get_config())
-    return f"{name} ({path})" if path else name
-
-
-# ONNX Runtime's threads run outside the GIL; the window's builds run in a child process at low
-# priority, so every core can embed (measured: 24 passages/s on one thread, 45 on two).
-EMBED_THREADS = None
-
-
-def _construct(name: str, local: str | None) -> Any:
-    from fastembed import TextEmbedding
-
-    try:  # fastembed logs download retries through loguru; pdfdesk reports failures itself
-        from loguru import logger
-
-        logger.disable("fastembed")
-    except ImportError:
-        pass
-    if local:
-        if not Path(local, "model.onnx").is_file():
-            raise FileNotFoundError(f"no model.onnx in {local}")
-        return TextEmbedding(name, specific_model_path=local, threads=EMBED_THREADS)
-    return TextEmbedding(name, cache_dir=str(paths.app_data_dir() / "models"), threads=EMBED_THREADS)
-
-
-def _load(key: tuple[str, str | None], done: threading.Event) -> None:
-    model, failure = None, None
-    try:
-        model = _construct(*key)
-    except Exception as exc:  # offline with no cached model, a broken folder, an unknown name
-        failure = f"the embedding model {key[0]} could not be loaded ({type(exc).__name__}: {str(exc)[:200]})"
-    with _holder.lock:
-        if _holder.key == key:
-            _holder.model, _holder.failure = model, failure
-    done.set()
-
-
-def status(config: Config | None = None, wait: float | None = 0.0) -> tuple[bool, str]:
-    """(available, reason if not). Starts loading the model in the background on first call and
-    waits at most `wait` seconds for it (None: until it is loaded or has failed)."""
-    config = config or get_config()
-    if not config.semantic:
-        return False, "semantic search is turned off in settings"
-    if importlib.util.find_spec("fastembed") is None:
-        return False, "the optional `semantic` extra (fastembed) is not installed: pip install 'pdfdesk[semantic]'"
-    key = _model_source(config)
-    with _holder.lock:
-        if _holder.key != key:
-            _holder.key, _holder.model, _holder.failure = key, None, None
-            _holder.loaded = threading.Event()
-            threading.Thread(target=_load, args=(key, _holder.loaded), name="embedding-model", daemon=True).start()
-        done = _holder.loaded
-    done.wait(wait)
-    with _holder.lock:
-        if _holder.key == key and _holder.model is not None:
-            return True, ""
-        if _holder.key == key and _holder.failure:
-            return False, _holder.failure
-    return False, LOADING
-
-
-def load_model(config: Config | None = None) -> Any:
-    """The embedding model, waiting for it to load; raises RuntimeError with the reason."""
-    available, reason = status(config, wait=None)
-    if not available:
-        raise RuntimeError(reason)
-    return _holder.model
-
-
-def reset_model() -> None:
-    """Forget the loaded model and any remembered failure (settings changed)."""
-    with _holder.lock:
-        _holder.key, _holder.model, _holder.failure = None, None, None
-        _holder.loaded = threading.Event()
-
-
-def embed(texts: list[str]) -> Any:
-    """L2-normalised float32 vectors, one row per text."""
-    import numpy as np
-
-    model = load_model()
-    vectors = np.asarray(list(model.embed(texts, batch_size=32)), dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors / np.maximum(norms, 1e-12)
-
-
 # -- the stored vectors ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StoreCheck:
+    """What a look at the chunk files found: how far they reach, and whether they can be used."""
+
+    usable: bool
+    pages_done: int = 0
+    problem: str | None = None
+
+
 class SemanticStore:
-    """Chunk files `chunk-00001.npy` + `chunk-00001.json` (page and text of each passage)."""
+    """Chunk files `chunk-00001.npy` (vectors) + `chunk-00001.json` (pages covered, and the page
+    and text of each passage)."""
 
     def __init__(self, index_folder: Path) -> None:
         self.folder = index_folder / SEMANTIC_DIR
-        self._cache: tuple[int, Any, list[Passage]] | None = None
+        self._cache: tuple[tuple[tuple[str, int, int], ...], Any, list[Passage]] | None = None
+        self._through = 0  # the last page the cached chunks cover
 
-    def chunk_count(self) -> int:
-        return len(list(self.folder.glob("chunk-*.npy"))) if self.folder.exists() else 0
+    def _chunks(self) -> list[Path]:
+        """Committed chunks: the .json is renamed into place before its .npy."""
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return []
+        return sorted(self.folder / n for n in names
+                      if n.startswith("chunk-") and n.endswith(".npy") and (self.folder / n[:-4]).with_suffix(".json").exists())
+
+    def _signature(self, chunks: list[Path]) -> tuple[tuple[str, int, int], ...]:
+        found = []
+        for path in chunks:
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            found.append((path.name, info.st_size, info.st_mtime_ns))
+        return tuple(found)
 
     def pages_done(self) -> int:
-        """The last page whose passages are all stored (recorded in the newest chunk)."""
-        # Only committed chunks count: the .json is renamed into place before its .npy.
-        chunks = sorted(p for p in self.folder.glob("chunk-*.json") if p.with_suffix(".npy").exists()) \
-            if self.folder.exists() else []
-        if not chunks:
-            return 0
-        try:
-            return int(json.loads(chunks[-1].read_text(encoding="utf-8"))["through_page"])
-        except (OSError, ValueError, KeyError):
-            return 0
+        """The last page whose passages are all stored (0 when the store is unusable)."""
+        return self.check().pages_done
 
-    def write_chunk(self, passages: list[Passage], vectors: Any, through_page: int) -> None:
+    def check(self) -> StoreCheck:
+        """Read every chunk's header and metadata: gaps in the numbering, pages that do not follow
+        on, unreadable or truncated files and row counts that disagree all make the store unusable."""
+        try:
+            self._load()
+        except _Damaged as exc:
+            return StoreCheck(False, 0, str(exc))
+        chunks = self._chunks()
+        return StoreCheck(True, self._through if chunks else 0)
+
+    def clear(self) -> None:
+        """Drop every chunk (a builder holding the document's build lock redoes them)."""
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self._cache = None
+
+    def write_chunk(self, passages: list[Passage], vectors: Any, first_page: int, through_page: int) -> None:
         import numpy as np
 
         self.folder.mkdir(parents=True, exist_ok=True)
-        number = self.chunk_count() + 1
+        number = len(self._chunks()) + 1
         stem = self.folder / f"chunk-{number:05d}"
         tmp_json, tmp_npy = stem.with_suffix(".json.tmp"), stem.with_suffix(".npy.tmp")
-        tmp_json.write_text(json.dumps({"through_page": through_page,
+        tmp_json.write_text(json.dumps({"first_page": first_page, "through_page": through_page,
                                         "passages": [[p.page, p.text] for p in passages]}), encoding="utf-8")
         with open(tmp_npy, "wb") as handle:
-            np.save(handle, vectors.astype(np.float16))
+            np.save(handle, np.asarray(vectors, dtype=np.float16).reshape(len(passages), -1))
         os.replace(tmp_json, stem.with_suffix(".json"))  # the .npy rename commits the chunk
         os.replace(tmp_npy, stem.with_suffix(".npy"))
 
-    def load(self) -> tuple[Any, list[Passage]]:
-        """All committed vectors (float32 matrix) and their passages; cached until chunks change."""
+    def _load(self) -> tuple[Any, list[Passage]]:
+        """All committed vectors (float32 matrix) and their passages, checked; cached until a chunk
+        file changes. Raises _Damaged."""
         import numpy as np
 
-        count = self.chunk_count()
-        if self._cache is not None and self._cache[0] == count:
+        chunks = self._chunks()
+        signature = self._signature(chunks)
+        if self._cache is not None and self._cache[0] == signature:
             return self._cache[1], self._cache[2]
-        matrices, passages = [], []
-        for npy in sorted(self.folder.glob("chunk-*.npy")):
-            meta = json.loads(npy.with_suffix(".json").read_text(encoding="utf-8"))
-            matrices.append(np.load(npy).astype(np.float32))
-            passages.extend(Passage(int(page), text) for page, text in meta["passages"])
-        matrix = np.vstack(matrices) if matrices else np.zeros((0, 384), dtype=np.float32)
-        self._cache = (count, matrix, passages)
-        return matrix, passages
+        matrices, passages, through, width = [], [], 0, None
+        for position, npy in enumerate(chunks, start=1):
+            if npy.name != f"chunk-{position:05d}.npy":
+                raise _Damaged(f"chunk {position} is missing")
+            try:
+                meta = json.loads(npy.with_suffix(".json").read_text(encoding="utf-8"))
+                matrix = np.load(npy, allow_pickle=False)
+                first, last = int(meta.get("first_page", through + 1)), int(meta["through_page"])
+                rows = [Passage(int(page), str(text)) for page, text in meta["passages"]]
+            except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+                raise _Damaged(f"{npy.name} cannot be read ({type(exc).__name__})") from None
+            if matrix.ndim != 2 or matrix.shape[0] != len(rows) or first != through + 1 or last < through:
+                raise _Damaged(f"{npy.name} does not match its passages or pages")
+            if rows and width is not None and matrix.shape[1] != width:
+                raise _Damaged(f"{npy.name} has vectors of another size")
+            if rows:
+                width = matrix.shape[1]
+                matrices.append(matrix.astype(np.float32))
+            passages.extend(rows)
+            through = last
+        merged = np.vstack(matrices) if matrices else np.zeros((0, 1), dtype=np.float32)
+        self._cache, self._through = (signature, merged, passages), through
+        return merged, passages
+
+    def load(self) -> tuple[Any, list[Passage]]:
+        """The checked vectors and passages; StoreDamaged when they cannot be used."""
+        try:
+            return self._load()
+        except _Damaged as exc:
+            raise StoreDamaged(str(exc)) from None
 
     def search(self, query: str, limit: int) -> list[tuple[Passage, float]]:
         """The passages nearest the query by cosine similarity, best first."""
@@ -211,10 +162,19 @@ class SemanticStore:
         matrix, passages = self.load()
         if not passages:
             return []
-        scores = matrix @ embed([query])[0]
-        top = np.argsort(-scores)[: max(limit, 1)]
+        query_vector = embedding.embed([query])[0]
+        if query_vector.shape[0] != matrix.shape[1]:
+            raise StoreDamaged("the stored vectors were made by another model")
+        scores = matrix @ query_vector
+        count = min(max(limit, 1), len(passages))
+        top = np.argpartition(-scores, count - 1)[:count]
+        top = top[np.argsort(-scores[top])]
         return [(passages[i], float(scores[i])) for i in top]
 
 
-def clean_text(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+class _Damaged(Exception):
+    pass
+
+
+class StoreDamaged(Exception):
+    """The vector files cannot be used; the reason says which and why."""

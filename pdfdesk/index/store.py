@@ -14,11 +14,13 @@ the folder; readers open what is there (`open_existing`) and never delete anythi
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -40,13 +42,17 @@ from pdfdesk.index.locks import file_lock, lock_path
 from pdfdesk.index.postings import PackedPositions
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 STATE_FILE = "state.json"
+DAMAGE_FILE = "damaged.json"
 WHOOSH_DIR = "whoosh"
 OPEN_ATTEMPTS = 6
 
 
 PAGES, SECTIONS = "pages", "sections"
+# A query's words in a section's title count this many times their count in its text: a user
+# who types a heading means that section, not the many others whose prose repeats its words.
+SECTION_TITLE_BOOST = 2.0
 
 
 def build_schema(kind: str) -> Schema:
@@ -61,7 +67,7 @@ def build_schema(kind: str) -> Schema:
         end_page=NUMERIC(int, stored=True),
         level=NUMERIC(int, stored=True),
         path=STORED,
-        title=_text_field(analyzer, stored=True, boost=2.0),
+        title=_text_field(analyzer, stored=True, boost=SECTION_TITLE_BOOST),
         text=_text_field(analyzer),
     )
 
@@ -75,6 +81,14 @@ def _text_field(analyzer: Any, stored: bool = False, boost: float = 1.0) -> TEXT
     field = TEXT(analyzer=analyzer, stored=stored, phrase=True, field_boost=boost)
     field.format = PackedPositions(field_boost=boost)
     return field
+
+
+class IndexDamaged(Exception):
+    """Part of an index could not be read; the caller answers without it."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(f"the {kind} index is damaged ({reason})")
+        self.kind, self.reason = kind, reason
 
 
 @dataclass
@@ -135,13 +149,65 @@ class DocumentIndex:
         state.updated = time.time()
         _write_json_atomically(self.folder / STATE_FILE, asdict(state))
 
+    # -- damage ------------------------------------------------------------------------------
+    # A reader that finds part of the index unreadable cannot repair it (it does not hold the
+    # build lock, and another process may be reading); it leaves a note here, answers from the
+    # pages directly, and the builder checks the index and rebuilds what is really broken.
+    def damage(self) -> str | None:
+        """Which part a reader found damaged (PAGES, SECTIONS or the vectors folder), if any."""
+        try:
+            return str(json.loads((self.folder / DAMAGE_FILE).read_text(encoding="utf-8"))["kind"])
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError):
+            return PAGES  # an unreadable note still means somebody saw damage
+
+    def report_damage(self, kind: str, reason: str) -> None:
+        """Leave a note for the builder; never fails the reader (a read-only folder just loses it)."""
+        if not self.folder.is_dir() or self.damage() is not None:
+            return
+        try:
+            _write_json_atomically(self.folder / DAMAGE_FILE, {"kind": kind, "reason": reason[:500],
+                                                               "at": time.time()})
+        except OSError:
+            pass
+
+    def clear_damage(self) -> None:
+        (self.folder / DAMAGE_FILE).unlink(missing_ok=True)
+
+    def verify(self) -> str | None:
+        """Read every stored field and every term's postings of both indices: None when all of it
+        reads, else what failed. The builder runs this when a reader reported damage, so a false
+        alarm (a read that raced a commit) costs a check, not a rebuild."""
+        try:
+            for kind in (PAGES, SECTIONS):
+                with self.whoosh(kind).reader() as reader:
+                    for _fields in reader.all_stored_fields():
+                        pass
+                    for fieldname, text in reader.all_terms():
+                        for _ in reader.postings(fieldname, text).all_ids():
+                            pass
+        except Exception as exc:  # any failure to read means the files are not what was committed
+            problem: str | None = f"{type(exc).__name__}: {str(exc)[:200]}"
+        else:
+            problem = None
+        if problem is not None:
+            _release_abandoned_files()
+        return problem
+
     # -- opening -----------------------------------------------------------------------------
     def open(self, pages_total: int, name: str = "", source: str = "") -> IndexState:
-        """Open the indices, creating or rebuilding them when missing, stale or unreadable.
+        """Open the indices, creating or rebuilding them when missing, stale, unreadable, or found
+        damaged by a reader and failing the check.
 
         Only a builder holding `build_lock()` may call this: rebuilding deletes the folder, which
         must never happen under another process's build."""
         state = self.open_existing()
+        if state is not None and self.damage() in (PAGES, SECTIONS):
+            if self.verify() is not None:
+                state = None
+            else:
+                self.clear_damage()
         return state if state is not None else self._create(pages_total, name, source)
 
     def open_existing(self) -> IndexState | None:
@@ -223,16 +289,34 @@ class DocumentIndex:
         return parser.parse(query)
 
     def search(self, query: Query, granularity: str, limit: int) -> list[dict[str, Any]]:
-        """Ranked hits (stored fields + score) of one granularity."""
+        """Ranked hits (stored fields + score) of one granularity; IndexDamaged when the files
+        cannot be read (the damage is reported for the builder)."""
         kind = SECTIONS if granularity == "section" else PAGES
-        with _searcher(self.folder, kind, self.whoosh(kind)) as searcher:
+        with self._reading(kind) as searcher:
             return [dict(hit.fields(), score=float(hit.score)) for hit in searcher.search(query, limit=limit)]
 
     def sections(self) -> list[dict[str, Any]]:
         """Every indexed section's stored fields, in document order."""
-        with _searcher(self.folder, SECTIONS, self.whoosh(SECTIONS)) as searcher:
+        with self._reading(SECTIONS) as searcher:
             found = [dict(fields) for fields in searcher.all_stored_fields()]
         return sorted(found, key=lambda s: (s["page"], int(s["key"].split(":")[1])))
+
+    @contextmanager
+    def _reading(self, kind: str) -> Iterator[Any]:
+        index = self.whoosh(kind)
+        reason = None
+        try:
+            with _searcher(self.folder, kind, index) as searcher:
+                yield searcher
+        except IndexDamaged:
+            raise
+        except Exception as exc:  # truncated, missing or garbled segment files
+            reason = f"{type(exc).__name__}: {str(exc)[:200]}"
+        if reason is not None:  # outside the handler, so the failed read's frames are gone
+            _forget_searchers(self.folder)
+            _release_abandoned_files()
+            self.report_damage(kind, reason)
+            raise IndexDamaged(kind, reason)
 
     def delete(self) -> None:
         _forget_searchers(self.folder)
@@ -265,6 +349,14 @@ def _searcher(folder: Path, kind: str, index: whoosh_index.Index) -> Iterator[An
             with _searchers_lock:
                 _searchers[(folder, kind)] = (lock, searcher)
         yield searcher
+
+
+def _release_abandoned_files() -> None:
+    """Whoosh leaves the files of a segment it failed to read open; close them now, quietly, rather
+    than have the garbage collector warn about them at some later moment."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
 
 
 def _forget_searchers(folder: Path) -> None:

@@ -11,8 +11,7 @@ import pymupdf
 from pdfdesk.core.documents import MUPDF_ERRORS, open_pdf
 from pdfdesk.core.hidden_text import HiddenSpan, HiddenTextReport, findings_of
 from pdfdesk.core.pages import format_page_set
-from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, VALIDATION_ERROR, PdfDeskError
-from pdfdesk.index import semantic
+from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
 from pdfdesk.index.builder import Target
 from pdfdesk.index.hybrid import rrf
 from pdfdesk.index.library import INDEXED, Library
@@ -21,7 +20,6 @@ from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, document_deta
 from pdfdesk.tools.registry import ToolResult, register, text_item, untrusted_text_item
 
 MAX_RESPONSE_BYTES = 64_000
-SEMANTIC_WAIT_S = 60.0
 
 
 def _search_one(args: dict[str, Any], query: str, mode: str) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
@@ -76,6 +74,8 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> tuple[list[d
     rankings: list[list[tuple[str, int]]] = []
     pool: dict[tuple[str, int], tuple[Target, dict[str, Any]]] = {}
     skipped: list[dict[str, str]] = []
+    modes: set[str] = set()
+    reasons: set[str] = set()
     entries = [e for e in Library().entries() if e.status == INDEXED]
     for entry in entries:
         try:
@@ -87,7 +87,10 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> tuple[list[d
             continue
         found = search_document(target, page_count, query, mode, args.get("granularity", "page"), limit,
                                 args.get("excerpt_style", "paragraph"), args.get("context_chars", 200),
-                                build=True, decorate=False)
+                                decorate=False)
+        modes.add(found.details.get("mode_used", "keyword"))
+        if found.details.get("mode_reason"):
+            reasons.add(found.details["mode_reason"])
         keys = []
         for position, match in enumerate(found.matches):
             match["file"] = entry.path
@@ -98,18 +101,29 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> tuple[list[d
     chosen = [pool[key] for key, _ in rrf(rankings)[:limit]]
     for target, match in chosen:
         decorate_matches(target, [match], query, args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
-    details: dict[str, Any] = {"library": True, "documents_searched": len(entries) - len(skipped)}
+    details: dict[str, Any] = {"library": True, "documents_searched": len(entries) - len(skipped),
+                               "mode_requested": mode,
+                               "mode_used": "mixed" if len(modes) > 1 else (modes.pop() if modes else "keyword")}
+    if reasons:
+        details["mode_reason"] = "; ".join(sorted(reasons))
     if skipped:
         details["documents_skipped"] = skipped
     return [match for _, match in chosen], details, "the library"
 
 
-def _cap_response(matches: list[dict[str, Any]], limit: int) -> tuple[list[dict[str, Any]], int]:
-    """Drop the lowest-ranked matches until the serialised results fit in `limit` bytes."""
-    kept = list(matches)
-    while kept and len(json.dumps(kept, ensure_ascii=False).encode()) > limit:
-        kept.pop()
-    return kept, len(matches) - len(kept)
+HEADER_RESERVE = 4_000  # the header, notes, hidden-text warning and the untrusted-content fence
+
+
+def _cap_response(matches: list[dict[str, Any]], entries: list[str], limit: int) -> int:
+    """How many of the best matches fit: their listing in the text content and their structured
+    form in `details` each stay within `limit` bytes, whatever `max_results` asked for."""
+    text_bytes = json_bytes = HEADER_RESERVE
+    for kept, (match, entry) in enumerate(zip(matches, entries)):
+        text_bytes += len(entry.encode()) + 2
+        json_bytes += len(json.dumps(match, ensure_ascii=False).encode()) + 2
+        if text_bytes > limit or json_bytes > limit:
+            return kept
+    return len(matches)
 
 
 def _format(match: dict[str, Any], rank: int, library: bool = False) -> str:
@@ -150,30 +164,26 @@ def _format(match: dict[str, Any], rank: int, library: bool = False) -> str:
 )
 def pdf_search(args: dict[str, Any]) -> ToolResult:
     mode = args.get("mode", "auto")
-    # auto answers at once (keyword only while the model loads); semantic waits for the model
-    available, reason = semantic.status(wait=SEMANTIC_WAIT_S if mode == "semantic" else 0.0) \
-        if mode != "keyword" else (False, "")
-    if mode == "semantic" and not available:
-        raise PdfDeskError(SEMANTIC_UNAVAILABLE, f"Semantic search cannot run: {reason}.",
-                           'Use mode "keyword" or "auto", or install pdfdesk[semantic] and set an embedding model.')
     query = args["query"].strip()
-    used_mode = "keyword" if mode == "keyword" or not available else ("semantic" if mode == "semantic" else "hybrid")
     if args.get("library"):
         if args.get("path"):
             raise PdfDeskError(VALIDATION_ERROR, "Give either path or library=true, not both.",
                                "Search one document with path, or every library document with library=true.")
-        found_matches, details, name = _search_library(args, query, used_mode)
+        found_matches, details, name = _search_library(args, query, mode)
     elif args.get("path"):
-        found_matches, details, name = _search_one(args, query, used_mode)
+        found_matches, details, name = _search_one(args, query, mode)
     else:
         raise PdfDeskError(VALIDATION_ERROR, "Missing required parameter: 'path' (or library=true).",
                            "Name the PDF to search in path, or pass library=true to search the library.")
     granularity = args.get("granularity", "page")
-    matches, omitted = _cap_response(found_matches, MAX_RESPONSE_BYTES)
-    details.update({"query": query, "mode": used_mode, "granularity": granularity, "matches": matches,
-                    "count": len(matches), "matches_omitted": omitted})
-    if mode == "auto" and not available:
-        details["semantic_unavailable"] = reason
+    library = bool(args.get("library"))
+    entries = [_format(m, i, library) for i, m in enumerate(found_matches, 1)]
+    kept = _cap_response(found_matches, entries, MAX_RESPONSE_BYTES)
+    matches, entries, omitted = found_matches[:kept], entries[:kept], len(found_matches) - kept
+    details.update({"query": query, "mode": details.get("mode_used", "keyword"), "granularity": granularity,
+                    "matches": matches, "count": len(matches), "matches_omitted": omitted})
+    if mode == "auto" and details["mode"] == "keyword" and granularity == "page" and details.get("mode_reason"):
+        details["semantic_unavailable"] = details["mode_reason"]
     header = f"{len(matches)} match{'es' * (len(matches) != 1)} for {query!r} in {name}"
     if omitted:
         header += f" ({omitted} more omitted to keep the response small; ask for fewer or narrower results)"
@@ -182,5 +192,5 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
     warning = details.pop("hidden_text_notice", None)
     content = [text_item(header + "." + (f"\n{warning}" if warning else ""))]
     if matches:
-        content.append(untrusted_text_item("\n\n".join(_format(m, i, bool(args.get("library"))) for i, m in enumerate(matches, 1)), name))
+        content.append(untrusted_text_item("\n\n".join(entries), name))
     return ToolResult(content=content, details=details)

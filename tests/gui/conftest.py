@@ -171,9 +171,9 @@ def make_window(qtbot: Any, factories: dict[str, Any]) -> Iterator[Any]:
     for window in windows:
         window.close()
     workers.wait_idle(10_000)
-    from pdfdesk.index.build_process import BUILDS
+    from pdfdesk.index.owner import default_owner
 
-    BUILDS.stop_all()  # child index builds of this test's documents end with it
+    default_owner().stop()  # the window's indexing owner (and its child build) ends with the test
 
 
 @pytest.fixture

@@ -129,7 +129,7 @@ def test_sigkill_at_20_random_points_never_corrupts_the_index(marked_pdf, pdfdes
     assert final.returncode == 0 and "done 300 True" in out, err
     assert check_index(target, rng) == PAGES_IN_DOC
     for n in range(1, PAGES_IN_DOC + 1, 7):  # through the search layer as a tool sees it
-        found = search_document(target, PAGES_IN_DOC, word(n), "keyword", "page", 5, "snippet", 50, build=False)
+        found = search_document(target, PAGES_IN_DOC, word(n), "keyword", "page", 5, "snippet", 50)
         assert [m["page"] for m in found.matches] == [n]
     assert time.monotonic() - started < 90
 
@@ -152,7 +152,7 @@ READER = textwrap.dedent("""
     while time.monotonic() < deadline:
         n = rng.randint(1, total)
         try:
-            found = search_document(target, total, word(n), "keyword", "page", 5, "snippet", 40, build=False)
+            found = search_document(target, total, word(n), "keyword", "page", 5, "snippet", 40)
         except Exception as exc:
             wrong.append(f"{n}: {type(exc).__name__}: {exc}")
             continue

@@ -1,16 +1,12 @@
 """The library queue (restart-safe, skips unchanged files) and library-wide search."""
 
-import json
 import os
-import subprocess
-import sys
-import textwrap
 
 import pymupdf
 
-from pdfdesk.index.library import FAILED, INDEXED, INDEXING, QUEUED, Library
+from pdfdesk.index.library import FAILED, INDEXED, QUEUED, Library
 from pdfdesk.tools import call_tool
-from tests.pdf_factory import many_pages_pdf, text_pdf
+from tests.pdf_factory import text_pdf
 
 
 def make_doc(path, words):
@@ -49,36 +45,6 @@ def test_add_queue_process_and_skip_unchanged(tmp_path, monkeypatch):
     assert {e.name: e.status for e in library.entries()}["one.pdf"] == QUEUED
     library.process()
     assert {e.name: (e.status, e.pages) for e in library.entries()}["one.pdf"] == (INDEXED, 4)
-
-
-def test_queue_resumes_after_a_killed_process(tmp_path, pdfdesk_home):
-    big = many_pages_pdf(tmp_path / "big.pdf", 900)
-    small = text_pdf(tmp_path / "small.pdf")
-    script = textwrap.dedent(f"""
-        import os, signal
-        import pdfdesk.index.builder as b
-        from pdfdesk.index.library import Library
-        real = b.DocumentIndex.write_state
-        def write_state(self, state):
-            real(self, state)
-            if state.pages_indexed >= 500:
-                os.kill(os.getpid(), signal.SIGKILL)
-        b.DocumentIndex.write_state = write_state
-        lib = Library()
-        lib.add([{str(big)!r}, {str(small)!r}])
-        lib.process()
-    """)
-    env = {**os.environ, "PDFDESK_HOME": str(pdfdesk_home)}
-    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, timeout=120)
-    assert proc.returncode == -9, proc.stderr.decode()
-    data = json.loads((pdfdesk_home / "library.json").read_text())
-    assert {d["name"]: d["status"] for d in data["documents"]} == {"big.pdf": INDEXING, "small.pdf": QUEUED}
-    library = Library()  # "restart"
-    assert [e.name for e in library.pending()] == ["big.pdf", "small.pdf"]
-    library.process()
-    assert {e.name: e.status for e in library.entries()} == {"big.pdf": INDEXED, "small.pdf": INDEXED}
-    result = call_tool("pdf_search", {"library": True, "query": "Keyword5", "max_results": 100})
-    assert sorted(m["page"] for m in result.details["matches"]) == [n for n in range(1, 901) if n % 97 == 5]
 
 
 def test_library_search_spans_documents(tmp_path):

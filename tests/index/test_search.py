@@ -10,9 +10,10 @@ import pymupdf
 import pytest
 
 from pdfdesk.core.documents import open_pdf
-from pdfdesk.index.builder import BACKGROUND, Target, build_index
+from pdfdesk.index.builder import Target, build_index
 from pdfdesk.index.store import DocumentIndex
 from pdfdesk.tools import call_tool
+from tests.conftest import run_index_queue
 
 
 def index_now(path: Path, password: str | None = None):
@@ -80,12 +81,11 @@ def test_matches_carry_excerpt_and_rects(contract_pdf):
 
 
 def test_search_while_indexing_scans_the_rest(long_pdf):
-    BACKGROUND.wait()
     result = search(long_pdf, "Keyword42")
     # the first answer comes before the index is complete: scanned pages answer too
     assert result.details["count"] >= 1
     assert all((m["page"] % 97) == 42 for m in result.details["matches"])
-    BACKGROUND.wait()
+    run_index_queue()  # the search handed the document to the indexing owner
     full = search(long_pdf, "Keyword42", max_results=100)
     assert full.details["index_complete"] is True
     assert sorted(pages_of(full)) == [n for n in range(1, 1501) if n % 97 == 42]
@@ -122,7 +122,6 @@ def test_stale_index_is_not_served(contract_pdf, tmp_path):
     shutil.move(contract_pdf.with_suffix(".new"), contract_pdf)
     assert search(contract_pdf, "payment").details["count"] == 0
     assert pages_of(search(contract_pdf, "zebra")) == [1]
-    BACKGROUND.wait()
     with open_pdf(str(contract_pdf)) as opened:
         assert opened.fingerprint != old_fingerprint
 
@@ -159,9 +158,8 @@ def test_kill_during_build_leaves_a_usable_index(long_pdf, pdfdesk_home):
         fingerprint = opened.fingerprint
     state = DocumentIndex(fingerprint).read_state()
     assert state is not None and 0 < state.pages_indexed < 1500
-    BACKGROUND.wait()
-    full = search(long_pdf, "Keyword7", max_results=100)
-    BACKGROUND.wait()
+    search(long_pdf, "Keyword7")  # answers from what is there, and queues the rest
+    run_index_queue()
     full = search(long_pdf, "Keyword7", max_results=100)
     assert sorted(pages_of(full)) == [n for n in range(1, 1501) if n % 97 == 7]
 
@@ -171,3 +169,37 @@ def test_semantic_mode_without_model_is_an_error(contract_pdf):
     assert result.details["error"] == "semantic_unavailable"
     auto = search(contract_pdf, "payment")
     assert auto.details["mode"] == "keyword" and auto.details["semantic_unavailable"]
+
+
+def test_a_hundred_results_stay_under_64_kb(tmp_path):
+    """Long paragraphs in several scripts on every page: the response is cut to fit, each match's
+    excerpt appears once in the text, and the cut is counted."""
+    import json
+
+    doc = pymupdf.open()
+    font = pymupdf.Font("cjk")
+    for number in range(1, 161):
+        page = doc.new_page()
+        page.insert_font(fontname="cjk", fontbuffer=font.buffer)
+        text = (f"Clause {number}: the licensee shall indemnify the licensor against every claim. "
+                "Лицензиат возмещает лицензиару любые убытки. 被许可方应赔偿许可方的一切损失。 ") * 6
+        page.insert_textbox(pymupdf.Rect(40, 40, 560, 800), text, fontname="cjk", fontsize=9)
+    path = tmp_path / "licence.pdf"
+    doc.save(path)
+    index_now(path)
+    result = search(path, "indemnify", max_results=100, mode="keyword", context_chars=2000)
+    details = result.details
+    text = "".join(item["text"] for item in result.to_dict()["content"] if item["type"] == "text")
+    assert len(text.encode()) <= 64_000
+    assert len(json.dumps(details, ensure_ascii=False).encode()) <= 64_000
+    assert details["matches_omitted"] > 0 and details["count"] + details["matches_omitted"] == 100
+    for match in details["matches"]:
+        assert text.count(match["excerpt"]) == 1
+    assert "omitted" in text
+
+
+def test_first_section_search_keeps_every_note(outline_pdf):
+    details = search(outline_pdf, "chapter", granularity="section").details
+    assert details["sections_pending"] is True
+    assert "Sections are still being indexed" in details["note"]
+    assert "pages not yet indexed were read directly" in details["note"]

@@ -1,4 +1,5 @@
-"""Meaning-based and hybrid search with the small offline model in ../shared/models."""
+"""Meaning-based and hybrid search: the built-in static model, and the opt-in transformer (the
+small offline MiniLM in ../shared/models)."""
 
 from pathlib import Path
 
@@ -7,8 +8,8 @@ import pytest
 
 from pdfdesk.core.config import Config, set_config
 from pdfdesk.core.documents import open_pdf
-from pdfdesk.index import semantic
-from pdfdesk.index.builder import BACKGROUND, Target, build_index
+from pdfdesk.index import embedding, semantic
+from pdfdesk.index.builder import Target, build_index, build_vectors, vectors_pending
 from pdfdesk.index.store import DocumentIndex
 from pdfdesk.tools import call_tool
 
@@ -26,16 +27,28 @@ TOPICS = [
 ]
 
 
-@pytest.fixture
-def semantic_on(monkeypatch):
-    if not (MODEL_DIR / "model.onnx").is_file():
-        pytest.skip(f"offline test model not found at {MODEL_DIR}")
-    monkeypatch.setenv(semantic.MODEL_PATH_ENV, str(MODEL_DIR))
+@pytest.fixture(params=["built-in", "transformer"])
+def semantic_on(request, monkeypatch):
+    """Semantic search on, with the model shipped inside pdfdesk or with the offline MiniLM."""
+    if request.param == "transformer":
+        if not (MODEL_DIR / "model.onnx").is_file():
+            pytest.skip(f"offline test model not found at {MODEL_DIR}")
+        monkeypatch.setenv(embedding.MODEL_PATH_ENV, str(MODEL_DIR))
+    else:
+        monkeypatch.delenv(embedding.MODEL_PATH_ENV, raising=False)
     set_config(Config(semantic=True))
-    semantic.reset_model()
+    embedding.reset_model()
+    yield request.param
+    embedding.reset_model()
+
+
+@pytest.fixture
+def builtin_model(monkeypatch):
+    monkeypatch.delenv(embedding.MODEL_PATH_ENV, raising=False)
+    set_config(Config(semantic=True))
+    embedding.reset_model()
     yield
-    BACKGROUND.wait()
-    semantic.reset_model()
+    embedding.reset_model()
 
 
 @pytest.fixture
@@ -54,9 +67,11 @@ def topics_pdf(tmp_path) -> Path:
 
 
 def build(path: Path):
+    """Both stages, in this process: keyword, then vectors."""
     with open_pdf(str(path)) as opened:
         target = Target(opened.source, None, opened.fingerprint)
-    return build_index(target), target
+    build_index(target)
+    return build_vectors(target), target
 
 
 def test_passages_overlap_and_cover_the_page():
@@ -72,7 +87,7 @@ def test_passages_overlap_and_cover_the_page():
 
 def test_semantic_mode_finds_meaning_without_shared_words(semantic_on, topics_pdf):
     state, _ = build(topics_pdf)
-    assert state.semantic_complete and state.semantic_model == semantic.model_label()
+    assert state.semantic_complete and state.semantic_model == embedding.model_label()
     result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "when do I have to pay the bill",
                                       "mode": "semantic"})
     assert not result.is_error, result.text
@@ -88,10 +103,51 @@ def test_auto_is_hybrid_and_flags_semantic_only_matches(semantic_on, topics_pdf)
     result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "overdue invoice"})
     details = result.details
     assert details["mode"] == "hybrid" and "semantic_unavailable" not in details
+    assert details["mode_requested"] == "auto" and details["mode_used"] == "hybrid" and "mode_reason" not in details
     by_page = {m["page"]: m for m in details["matches"]}
     assert details["matches"][0]["page"] == 3 and by_page[3]["found_by"] == "both"
     others = [m for m in details["matches"] if m["page"] != 3]
-    assert others and all(m.get("low_confidence") for m in others)
+    assert others and all(m.get("low_confidence") and m["found_by"] == "semantic" for m in others)
+
+
+def test_hybrid_keeps_the_keyword_ranking_first(builtin_model, topics_pdf):
+    """Words a user remembers reading rank as in a keyword search; meaning only adds below them."""
+    build(topics_pdf)
+    for query in ("dividend", "snow", "late fee", "windowsill"):
+        keyword = call_tool("pdf_search", {"path": str(topics_pdf), "query": query, "mode": "keyword"}).details
+        hybrid = call_tool("pdf_search", {"path": str(topics_pdf), "query": query}).details
+        assert hybrid["mode"] == "hybrid"
+        keyword_pages = [m["page"] for m in keyword["matches"]]
+        assert keyword_pages and [m["page"] for m in hybrid["matches"]][:len(keyword_pages)] == keyword_pages
+
+
+def test_paraphrase_finds_nothing_by_keyword_but_something_by_auto(builtin_model, topics_pdf):
+    build(topics_pdf)
+    keyword = call_tool("pdf_search", {"path": str(topics_pdf), "query": "stormy forecast tonight", "mode": "keyword"})
+    assert keyword.details["count"] == 0
+    auto = call_tool("pdf_search", {"path": str(topics_pdf), "query": "stormy forecast tonight"}).details
+    assert auto["matches"][0]["page"] == 4 and auto["matches"][0]["found_by"] == "semantic"
+
+
+def test_auto_is_keyword_with_a_reason_until_vectors_exist(builtin_model, topics_pdf):
+    with open_pdf(str(topics_pdf)) as opened:
+        target = Target(opened.source, None, opened.fingerprint)
+    build_index(target)
+    details = call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice"}).details
+    assert details["mode_used"] == "keyword" and "not built yet" in details["mode_reason"]
+    build_vectors(target)
+    assert call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice"}).details["mode_used"] == "hybrid"
+
+
+def test_sections_rank_by_keywords_unless_semantic_is_asked(builtin_model, topics_pdf):
+    build(topics_pdf)
+    details = call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice", "granularity": "section"}).details
+    assert details["mode_used"] == "keyword" and "sections rank by their words" in details["mode_reason"]
+    assert [m["title"] for m in details["matches"]] == ["Billing"]  # no related-in-meaning noise
+    meaning = call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice", "granularity": "section",
+                                       "mode": "semantic"}).details
+    assert meaning["mode_used"] == "semantic" and meaning["matches"][0]["title"] == "Billing"
+    assert all(m["similarity"] > 0 for m in meaning["matches"])
 
 
 def test_semantic_sections(semantic_on, topics_pdf):
@@ -110,8 +166,8 @@ def test_interrupted_embedding_resumes(semantic_on, topics_pdf, monkeypatch):
     real_write = semantic.SemanticStore.write_chunk
     written = []
 
-    def write_then_fail(self, passages, vectors, through_page):
-        real_write(self, passages, vectors, through_page)
+    def write_then_fail(self, passages, vectors, first_page, through_page):
+        real_write(self, passages, vectors, first_page, through_page)
         written.append(through_page)
         if through_page == 2:
             raise KeyboardInterrupt("killed")
@@ -122,36 +178,30 @@ def test_interrupted_embedding_resumes(semantic_on, topics_pdf, monkeypatch):
     monkeypatch.setattr(semantic.SemanticStore, "write_chunk", real_write)
     state, target = build(topics_pdf)
     store = semantic.SemanticStore(DocumentIndex(target.fingerprint).folder)
-    assert state.semantic_complete and store.pages_done() == 4 and store.chunk_count() == 4
+    assert state.semantic_complete and store.pages_done() == 4 and len(list(store.folder.glob("chunk-*.npy"))) == 4
     _matrix, passages = store.load()
     assert [p.page for p in passages] == [1, 2, 3, 4]  # nothing embedded twice
 
 
-def test_model_change_rebuilds_vectors(semantic_on, topics_pdf, monkeypatch):
+def test_model_change_rebuilds_vectors(builtin_model, topics_pdf, monkeypatch):
     state, target = build(topics_pdf)
-    set_config(Config(semantic=True, embedding_model="sentence-transformers/all-MiniLM-L6-v2-copy"))
-    semantic.reset_model()
     index = DocumentIndex(target.fingerprint)
-    assert builder_pending(index)
-
-
-def builder_pending(index: DocumentIndex) -> bool:
-    from pdfdesk.index.builder import semantic_pending
-
-    return semantic_pending(index.read_state())
+    assert not vectors_pending(index.read_state())
+    monkeypatch.setenv(embedding.MODEL_PATH_ENV, str(MODEL_DIR))
+    embedding.reset_model()
+    assert vectors_pending(index.read_state())
 
 
 def test_unavailable_model(topics_pdf, monkeypatch, tmp_path):
-    monkeypatch.setenv(semantic.MODEL_PATH_ENV, str(tmp_path / "no-model-here"))
+    monkeypatch.setenv(embedding.MODEL_PATH_ENV, str(tmp_path / "no-model-here"))
     set_config(Config(semantic=True))
-    semantic.reset_model()
+    embedding.reset_model()
     result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice", "mode": "semantic"})
-    assert result.details["error"] == "semantic_unavailable" and "no model.onnx" in result.details["message"]
+    assert result.details["error"] == "semantic_unavailable"
     auto = call_tool("pdf_search", {"path": str(topics_pdf), "query": "invoice"})
     assert auto.details["mode"] == "keyword" and "semantic_unavailable" in auto.details
     assert [m["page"] for m in auto.details["matches"]] == [3]
-    BACKGROUND.wait()
-    semantic.reset_model()
+    embedding.reset_model()
 
 
 @pytest.mark.parametrize("mode", ["keyword", "semantic", "auto"])
@@ -163,7 +213,8 @@ def test_every_mode_granularity_and_excerpt_style(semantic_on, topics_pdf, mode,
                                       "granularity": granularity, "excerpt_style": style, "context_chars": 30})
     assert not result.is_error, result.text
     details = result.details
-    assert details["mode"] == {"auto": "hybrid"}.get(mode, mode) and details["granularity"] == granularity
+    expected = {"auto": "keyword" if granularity == "section" else "hybrid"}.get(mode, mode)
+    assert details["mode"] == expected and details["granularity"] == granularity
     top = details["matches"][0]
     assert top["page"] == 3 and top["rects"] and top["excerpt"]
     assert top["granularity"] == granularity

@@ -279,3 +279,22 @@ async def test_pdf_asks_the_configured_model_over_mcp(server_home, tmp_path):
     assert details["model"] == "lab/qwen2.5-7b" and details["native"] is False
     sent = json.dumps(provider.bodies[0])
     assert "Where is the seat?" in sent and "seat of arbitration is Geneva" in sent  # the page text went along
+
+
+async def test_auto_turns_hybrid_once_the_servers_owner_has_built_the_vectors(server_home, tmp_path):
+    import anyio
+
+    pdf = contract_pdf(tmp_path / "contract.pdf")
+    (server_home / "config" / "config.toml").write_text("[search]\nsemantic = true\n", encoding="utf-8")
+    async with mcp_session(server_home) as session:  # the built-in model: nothing is downloaded
+        first = await call_ok(session, "pdf_search", {"path": str(pdf), "query": "arbitration"})
+        assert first.structured_content["mode_used"] == "keyword"  # nothing indexed yet: answered at once
+        assert first.structured_content["mode_requested"] == "auto" and first.structured_content["mode_reason"]
+        with anyio.fail_after(90):  # the server's indexing owner builds both stages meanwhile
+            while (found := await call_ok(session, "pdf_search", {"path": str(pdf), "query": "arbitration"})
+                   ).structured_content["mode_used"] != "hybrid":
+                await anyio.sleep(0.2)
+    details = found.structured_content
+    assert details["matches"][0]["page"] == 3 and details["matches"][0]["found_by"] == "both"
+    assert "mode_reason" not in details
+    assert_clean_log(server_home)

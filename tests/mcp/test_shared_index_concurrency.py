@@ -144,7 +144,7 @@ async def test_an_index_built_by_the_app_is_searched_at_once(server_home, tmp_pa
 
 
 async def test_an_index_built_by_the_server_serves_the_app(server_home, tmp_path):
-    from pdfdesk.index.builder import BACKGROUND
+    from pdfdesk.index.queue import IndexQueue
     from pdfdesk.tools import call_tool
     from tests.pdf_factory import many_pages_pdf
 
@@ -158,4 +158,4 @@ async def test_an_index_built_by_the_server_serves_the_app(server_home, tmp_path
     in_app = call_tool("pdf_search", {"path": str(pdf), "query": "Keyword42", "max_results": 100})
     assert not in_app.is_error and in_app.details["index_complete"] is True and "note" not in in_app.details
     assert sorted(m["page"] for m in in_app.details["matches"]) == [42, 139]
-    assert not BACKGROUND.running(next((server_home / "indices").glob("*/state.json")).parent.name)
+    assert IndexQueue(server_home / "index-queue").jobs() == []  # the server's owner finished the job
