@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pymupdf
@@ -32,6 +33,18 @@ def pdfdesk_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         sys.modules["pdfdesk.index.owner"].default_owner().stop()
     close_all()
     set_config(None)
+
+
+@pytest.fixture
+def builtin_model(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Semantic search on, with the embedding model shipped inside pdfdesk."""
+    from pdfdesk.index import embedding
+
+    monkeypatch.delenv(embedding.MODEL_PATH_ENV, raising=False)
+    set_config(Config(semantic=True))
+    embedding.reset_model()
+    yield
+    embedding.reset_model()
 
 
 def run_index_queue() -> list:

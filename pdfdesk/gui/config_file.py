@@ -9,12 +9,12 @@ Comments are not preserved: TOML writing needs a serializer and the standard lib
 from __future__ import annotations
 
 import math
-import os
 import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from pdfdesk.core.atomic import write_text_atomically
 from pdfdesk.core.config import Config, ConfigError, config_path, parse_config
 
 DELETE = object()  # a change value that removes the key
@@ -120,7 +120,5 @@ def save(raw: dict[str, Any], path: Path | None = None) -> Config:
     path = path or config_path()
     config = validate(raw)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temp.write_text(dump_toml(raw), encoding="utf-8")
-    os.replace(temp, path)
+    write_text_atomically(path, dump_toml(raw))
     return config

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from pdfdesk.core import paths
+from pdfdesk.core.atomic import write_json_atomically
 
 RECENT_FILE = "recent.json"
 MAX_RECENT = 15
@@ -37,10 +38,7 @@ def load_recent() -> list[str]:
 
 
 def _save(items: list[str]) -> None:
-    target = _file()
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    temp.write_text(json.dumps({"recent": items[:MAX_RECENT]}, indent=1), encoding="utf-8")
-    os.replace(temp, target)
+    write_json_atomically(_file(), {"recent": items[:MAX_RECENT]}, indent=1)
 
 
 def add_recent(reference: str) -> list[str]:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pdfdesk.core import paths
+from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.index.owner import KEYWORD, IndexOwner, default_owner
@@ -94,9 +95,7 @@ class Library:
             return {}
 
     def _write(self, entries: dict[str, LibraryEntry]) -> None:
-        temp = self.file.with_name(f".{self.file.name}.{os.getpid()}.tmp")
-        temp.write_text(json.dumps({"documents": [asdict(e) for e in entries.values()]}, indent=1), encoding="utf-8")
-        os.replace(temp, self.file)
+        write_json_atomically(self.file, {"documents": [asdict(e) for e in entries.values()]}, indent=1)
 
     @contextmanager
     def _editing(self) -> Iterator[dict[str, LibraryEntry]]:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pdfdesk.core import paths
+from pdfdesk.core.atomic import write_json_atomically
 
 QUEUE_DIR = "index-queue"
 MAX_ATTEMPTS = 3            # a document whose build keeps failing is parked, not retried forever
@@ -56,15 +56,6 @@ def _job_file(folder: Path, fingerprint: str) -> Path:
     return folder / f"{fingerprint}.json"
 
 
-def _write_atomically(path: Path, data: dict[str, object]) -> None:
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(temp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, path)
-
-
 def _read_job(path: Path) -> Job | None:
     try:
         return Job(**json.loads(path.read_text(encoding="utf-8")))
@@ -97,7 +88,7 @@ class IndexQueue:
             job.priority = min(job.priority, priority)
             if job.failed:
                 job.failed, job.attempts = False, 0
-        _write_atomically(target, asdict(job))
+        write_json_atomically(target, asdict(job))
         return job
 
     def jobs(self, include_failed: bool = False) -> list[Job]:
@@ -134,5 +125,5 @@ class IndexQueue:
         job.attempts += 1
         job.error = error
         job.failed = job.attempts >= MAX_ATTEMPTS
-        _write_atomically(_job_file(self.folder, fingerprint), asdict(job))
+        write_json_atomically(_job_file(self.folder, fingerprint), asdict(job))
         return job

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import shutil
 import threading
 import time
@@ -37,6 +36,7 @@ from whoosh.writing import CLEAR
 from whoosh.scoring import BM25F
 
 from pdfdesk.core import paths
+from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.index.analysis import page_analyzer
 from pdfdesk.index.locks import file_lock, lock_path
 from pdfdesk.index.postings import PackedPositions
@@ -117,15 +117,6 @@ class IndexState:
         return self.pages_complete and self.sections_indexed
 
 
-def _write_json_atomically(path: Path, data: dict[str, Any]) -> None:
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(temp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, path)
-
-
 class DocumentIndex:
     """The search index of one document version (by fingerprint)."""
 
@@ -147,7 +138,7 @@ class DocumentIndex:
 
     def write_state(self, state: IndexState) -> None:
         state.updated = time.time()
-        _write_json_atomically(self.folder / STATE_FILE, asdict(state))
+        write_json_atomically(self.folder / STATE_FILE, asdict(state))
 
     # -- damage ------------------------------------------------------------------------------
     # A reader that finds part of the index unreadable cannot repair it (it does not hold the
@@ -167,7 +158,7 @@ class DocumentIndex:
         if not self.folder.is_dir() or self.damage() is not None:
             return
         try:
-            _write_json_atomically(self.folder / DAMAGE_FILE, {"kind": kind, "reason": reason[:500],
+            write_json_atomically(self.folder / DAMAGE_FILE, {"kind": kind, "reason": reason[:500],
                                                                "at": time.time()})
         except OSError:
             pass

@@ -9,9 +9,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pdfdesk.core.config import Config, set_config
 from pdfdesk.core.documents import open_pdf
-from pdfdesk.index import embedding
 from pdfdesk.index.builder import Target, build_index, build_vectors
 from pdfdesk.index.semantic import SemanticStore
 from pdfdesk.index.store import DocumentIndex
@@ -27,11 +25,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning",
 
 
 @pytest.fixture
-def indexed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Target]:
+def indexed(tmp_path: Path, builtin_model: None) -> tuple[Path, Target]:
     """A small outlined report with both stages built (the built-in model makes the vectors)."""
-    monkeypatch.delenv(embedding.MODEL_PATH_ENV, raising=False)
-    set_config(Config(semantic=True))
-    embedding.reset_model()
     doc = pymupdf.open()
     toc = []
     for number in range(1, PAGES + 1):
@@ -49,8 +44,7 @@ def indexed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Targ
     build_index(target)
     state = build_vectors(target)
     assert state is not None and state.semantic_complete
-    yield path, target
-    embedding.reset_model()
+    return path, target
 
 
 def _whoosh_file(folder: Path, pattern: str) -> Path:

@@ -36,15 +36,6 @@ def no_vectors():
     set_config(Config(semantic=False))
 
 
-@pytest.fixture
-def builtin_model(monkeypatch):
-    monkeypatch.delenv(embedding.MODEL_PATH_ENV, raising=False)
-    set_config(Config(semantic=True))
-    embedding.reset_model()
-    yield
-    embedding.reset_model()
-
-
 def test_search_queues_instead_of_building(outline_pdf, no_vectors):
     result = call_tool("pdf_search", {"path": str(outline_pdf), "query": "chapter"})
     assert not result.is_error and result.details["index_complete"] is False

@@ -43,15 +43,6 @@ def semantic_on(request, monkeypatch):
 
 
 @pytest.fixture
-def builtin_model(monkeypatch):
-    monkeypatch.delenv(embedding.MODEL_PATH_ENV, raising=False)
-    set_config(Config(semantic=True))
-    embedding.reset_model()
-    yield
-    embedding.reset_model()
-
-
-@pytest.fixture
 def topics_pdf(tmp_path) -> Path:
     doc = pymupdf.open()
     toc = []
