@@ -42,7 +42,7 @@ from pdfdesk.index.locks import file_lock, lock_path
 from pdfdesk.index.postings import PackedPositions
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 STATE_FILE = "state.json"
 DAMAGE_FILE = "damaged.json"
 WHOOSH_DIR = "whoosh"
