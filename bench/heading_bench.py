@@ -56,7 +56,7 @@ import pymupdf
 from pdfdesk.core.config import Config, set_config
 from pdfdesk.core.documents import close_all, open_pdf
 from pdfdesk.index import store
-from pdfdesk.index.builder import Target, build_index
+from pdfdesk.index.builder import Target, build_index, build_vectors
 from pdfdesk.index.store import DocumentIndex
 from pdfdesk.tools import call_tool
 
@@ -641,6 +641,8 @@ def index_document(path: Path) -> tuple[Target, float]:
         target = Target(opened.source, None, opened.fingerprint)
     started = time.perf_counter()
     build_index(target)
+    if MODE["mode"] != "keyword":
+        build_vectors(target)
     return target, time.perf_counter() - started
 
 
@@ -676,12 +678,15 @@ def split_correct(target: Target, manual: Manual) -> int:
     return correct
 
 
+MODE = {"mode": "keyword"}
+
+
 def evaluate(manual: Manual, path: Path, failures: list[str]) -> dict[str, Tally]:
     tallies: dict[str, Tally] = {}
     for heading in manual.headings:
         for kind, query in queries(manual, heading):
             result = call_tool("pdf_search", {"path": str(path), "query": query, "granularity": "section",
-                                              "mode": "keyword", "max_results": 10})
+                                              "mode": MODE["mode"], "max_results": 10})
             matches = [] if result.is_error else result.details.get("matches", [])
             rank = rank_of(matches, heading)
             tallies.setdefault(kind, Tally()).add(rank)
@@ -779,8 +784,11 @@ def main() -> int:
                         help="what-if: section queries match any of their words (OR, all-words boosted) "
                              "instead of requiring all of them")
     parser.add_argument("--check", action="store_true", help="exit 1 when heading hit@1 < 0.9")
+    parser.add_argument("--mode", choices=["keyword", "auto", "semantic"], default="keyword",
+                        help="the search mode (auto ranks sections by keywords; semantic uses the built-in model)")
     options = parser.parse_args()
-    set_config(Config(semantic=False))
+    MODE["mode"] = options.mode
+    set_config(Config(semantic=options.mode != "keyword"))
     if options.any_words:
         use_any_words()
     work = Path(tempfile.mkdtemp(prefix="pdfdesk-heading-docs-"))
