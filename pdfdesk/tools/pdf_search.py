@@ -151,7 +151,9 @@ def _format(match: dict[str, Any], rank: int, library: bool = False) -> str:
                         "description": "Search every indexed document of the library instead of one path."},
             "query": {"type": "string", "minLength": 1, "maxLength": 1000, "description": "What to look for."},
             "mode": {"type": "string", "enum": ["auto", "keyword", "semantic"], "default": "auto",
-                     "description": "auto = hybrid when an embedding model is available, else keyword."},
+                     "description": "auto = hybrid (keyword first, meaning filling in) for pages once the "
+                                    "document's vectors exist and the model loads locally, else keyword; sections "
+                                    "rank by keywords unless semantic is asked for. details.mode_used says which ran."},
             "granularity": {"type": "string", "enum": ["page", "section"], "default": "page"},
             "max_results": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
             "context_chars": {"type": "integer", "minimum": 10, "maximum": 2000, "default": 200,
