@@ -1,6 +1,16 @@
-"""pdfdesk's tool layer next to raw PyMuPDF, measured in the same run (DESIGN.md "Budgets").
+"""pdfdesk's tool layer next to raw PyMuPDF, measured in the same run.
 
-For a generated 1,000-page document (and any PDFs named on the command line) it prints:
+Extraction by script: generated documents in Latin (1,000 pages), CJK, Arabic and Cyrillic (prose
+laid out by MuPDF's HTML engine in the fonts MuPDF ships, tests/prose_pdfs.py; --script-pages
+each), one row per script, two ratios each (target >= 0.9, pdfdesk pages/s over raw pages/s):
+  cold    the first extraction of a document just opened. raw: pymupdf.open() then page.get_text()
+          for every page. pdfdesk: its document cache emptied (and with it what it learned about
+          the document, such as which pages may hide text), then call_tool("pdf_extract_text").
+  warm    the same document extracted again: raw on the Document already open, pdfdesk with its
+          cache filled by the previous call.
+Each side alternates with the other, run for run, and the best of --repeat runs is kept.
+
+For the generated 1,000-page document (and any PDFs named on the command line) it also prints:
   extract pages/s    raw:     page.get_text() for every page of a pymupdf.Document opened beforehand
                      pdfdesk: call_tool("pdf_extract_text", {"path", "max_chars": 10_000_000}), i.e.
                               argument validation, path resolution/stat, cache lookup, page loading,
@@ -17,7 +27,7 @@ per page either way.
 Targets: extract ratio pdfdesk/raw >= 0.9; render ratio pdfdesk/raw <= 1.2. "spread" is how much the
 slowest run of the noisier side exceeded its fastest: a ratio within that of the target is noise-bound.
 
-Usage: python bench/tools_bench.py [--pages-sample N] [--repeat N] [--dpi N] [--check] [PDF ...]
+Usage: python bench/tools_bench.py [--pages-sample N] [--repeat N] [--dpi N] [--script-pages N] [--check] [PDF ...]
 Exit status is 0 (a measurement, not a test) unless --check is given and a target is missed.
 """
 
@@ -40,15 +50,21 @@ from pathlib import Path
 # Before importing pdfdesk: renders and config go to a throwaway folder, not the user's.
 HOME = tempfile.mkdtemp(prefix="pdfdesk-tools-bench-")
 os.environ["PDFDESK_HOME"] = HOME
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # the script documents come from the test suite's builders
+    sys.path.insert(0, str(REPO))
 
 import pymupdf  # noqa: E402
 
 from pdfdesk.core.documents import close_all  # noqa: E402
 from pdfdesk.tools import call_tool  # noqa: E402
+from tests.prose_pdfs import prose_pdf  # noqa: E402
 
 EXTRACT_MIN_RATIO = 0.9
 RENDER_MAX_RATIO = 1.2
 GENERATED_PAGES = 1000
+SCRIPT_PAGES = 300
+SCRIPTS = (("Latin", None), ("CJK", "cjk"), ("Arabic", "arabic"), ("Cyrillic", "cyrillic"))
 MIN_RUN_S = 0.3  # shortest timed run; small documents are repeated up to this
 
 WORDS = ("the review of each supplier agreement found that delivery terms were often vague while payment "
@@ -84,6 +100,28 @@ class Result:
     @property
     def render_ratio(self) -> float | None:
         return None if self.ours_render_ms is None else self.ours_render_ms / self.raw_render_ms
+
+
+@dataclass
+class ScriptResult:
+    """Best-of extraction rates of one script's document, first extraction and repeated."""
+
+    script: str
+    pages: int
+    chars_per_page: int
+    raw_cold_pps: float
+    ours_cold_pps: float | None
+    raw_warm_pps: float
+    ours_warm_pps: float | None
+    spread: float  # worst (slowest - fastest) / fastest over the four series
+
+    @property
+    def cold_ratio(self) -> float | None:
+        return None if self.ours_cold_pps is None else self.ours_cold_pps / self.raw_cold_pps
+
+    @property
+    def warm_ratio(self) -> float | None:
+        return None if self.ours_warm_pps is None else self.ours_warm_pps / self.raw_warm_pps
 
 
 def _sentence(rng: random.Random) -> str:
@@ -191,6 +229,87 @@ def ours_extract(path: str) -> str | None:
     return result.text if result.is_error else None
 
 
+def raw_extract_cold(path: Path) -> int:
+    """Raw PyMuPDF on a document opened for the purpose: open, text of every page, close."""
+    doc = pymupdf.open(path)
+    try:
+        return raw_extract(doc)
+    finally:
+        doc.close()
+
+
+def _spread(runs: list[float]) -> float:
+    return (max(runs) - min(runs)) / min(runs) if min(runs) > 0 else 0.0
+
+
+def measure_script(script: str, path: Path, repeat: int) -> ScriptResult:
+    """Cold and warm extraction, raw and pdfdesk alternating run by run; best run of each kept.
+    pdfdesk's cache is emptied before each cold run, outside the timed call."""
+    name = str(path.resolve())
+    doc = pymupdf.open(path)
+    pages = doc.page_count
+    chars = raw_extract(doc)  # warm-up for both sides, untimed
+    failed = report_error(path, "pdf_extract_text", ours_extract(name))
+    loops = loops_for(timed(lambda: raw_extract_cold(path)))
+    series: dict[str, list[float]] = {"raw_cold": [], "ours_cold": [], "raw_warm": [], "ours_warm": []}
+    for _ in range(repeat):
+        gc.collect()
+        raw = ours = 0.0
+        for _ in range(loops):
+            raw += timed(lambda: raw_extract_cold(path))
+            close_all()
+            ours += 0.0 if failed else timed(lambda: ours_extract(name))
+        series["raw_cold"].append(raw)
+        series["ours_cold"].append(ours)
+        ours_extract(name)  # the cache is warm again for the next series
+        raw_warm, ours_warm = paired_run([(lambda: raw_extract(doc), None if failed else lambda: ours_extract(name))]
+                                         * loops)
+        series["raw_warm"].append(raw_warm)
+        series["ours_warm"].append(ours_warm)
+    doc.close()
+    close_all()
+    rate = {key: pages * loops / min(runs) if min(runs) > 0 else None for key, runs in series.items()}
+    return ScriptResult(
+        script=script, pages=pages, chars_per_page=chars // max(pages, 1),
+        raw_cold_pps=rate["raw_cold"] or 0.0, ours_cold_pps=rate["ours_cold"],
+        raw_warm_pps=rate["raw_warm"] or 0.0, ours_warm_pps=rate["ours_warm"],
+        spread=max(_spread(runs) for runs in series.values() if min(runs) > 0),
+    )
+
+
+def print_scripts(results: list[ScriptResult]) -> list[str]:
+    """The by-script table; returns the targets it missed."""
+    def fmt(value: float | None, spec: str) -> str:
+        return "error" if value is None else format(value, spec)
+
+    print(f"\nextraction by script, pages/s (pdfdesk / raw; target >= {EXTRACT_MIN_RATIO})")
+    print(f"  {'script':9} {'pages':>5} {'chars/p':>7}  {'cold raw':>8} {'pdfdesk':>8} {'ratio':>5}"
+          f"  {'warm raw':>8} {'pdfdesk':>8} {'ratio':>5}  {'result':6} {'spread':>6}")
+    missed = []
+    for r in results:
+        verdicts = [verdict(ratio, lambda v: v >= EXTRACT_MIN_RATIO) for ratio in (r.cold_ratio, r.warm_ratio)]
+        result = "FAIL" if "FAIL" in verdicts else "SKIP" if "SKIP" in verdicts else "PASS"
+        print(f"  {r.script:9} {r.pages:>5,} {r.chars_per_page:>7,}  {r.raw_cold_pps:>8,.0f} "
+              f"{fmt(r.ours_cold_pps, ',.0f'):>8} {fmt(r.cold_ratio, '.2f'):>5}  {r.raw_warm_pps:>8,.0f} "
+              f"{fmt(r.ours_warm_pps, ',.0f'):>8} {fmt(r.warm_ratio, '.2f'):>5}  {result:6} {r.spread:>6.0%}")
+        missed += [f"{r.script} {kind} extract" for kind, v in zip(("cold", "warm"), verdicts) if v == "FAIL"]
+    return missed
+
+
+def script_documents(latin: Path, pages: int) -> list[tuple[str, Path]]:
+    """The Latin document already generated, and the others made now."""
+    made = []
+    for script, kind in SCRIPTS:
+        if kind is None:
+            made.append((script, latin))
+            continue
+        path = Path(HOME) / f"{kind}-{pages}.pdf"
+        elapsed = timed(lambda path=path, kind=kind: prose_pdf(path, kind, pages))
+        print(f"generated {path.name} ({path.stat().st_size / 1048576:.1f} MB) in {elapsed:.1f} s")
+        made.append((script, path))
+    return made
+
+
 def raw_render(doc: pymupdf.Document, page: int, dpi: int) -> int:
     """Raw PyMuPDF: render + PNG encode one page (1-based); returns the PNG's size."""
     return len(doc.load_page(page - 1).get_pixmap(dpi=dpi).tobytes("png"))
@@ -286,12 +405,15 @@ def print_result(r: Result, dpi: int) -> list[str]:
     return [f"{r.name} {what}" for what, v in (("extract", x_verdict), ("render", r_verdict)) if v == "FAIL"]
 
 
-def run_all(pdfs: list[Path], sample: int, repeat: int, dpi: int) -> tuple[list[Result], list[str]]:
-    """Generate the 1,000-page document, measure it and each named PDF; results and missed targets."""
+def run_all(pdfs: list[Path], sample: int, repeat: int, dpi: int, script_pages: int
+            ) -> tuple[list[Result], list[ScriptResult], list[str]]:
+    """Generate the documents; measure extraction by script, then the 1,000-page document and each
+    named PDF; results and missed targets."""
     generated = Path(HOME) / f"generated-{GENERATED_PAGES}.pdf"
     elapsed = timed(lambda: make_document(generated, GENERATED_PAGES))
     print(f"generated {generated.name} ({generated.stat().st_size / 1048576:.1f} MB) in {elapsed:.1f} s")
-    missed: list[str] = []
+    scripts = [measure_script(script, path, repeat) for script, path in script_documents(generated, script_pages)]
+    missed: list[str] = print_scripts(scripts)
     results: list[Result] = []
     for path in [generated, *pdfs]:
         if not path.is_file():
@@ -305,7 +427,7 @@ def run_all(pdfs: list[Path], sample: int, repeat: int, dpi: int) -> tuple[list[
         finally:
             close_all()  # the next document starts with an empty cache like this one did
         missed += print_result(results[-1], dpi)
-    return results, missed
+    return results, scripts, missed
 
 
 def main() -> int:
@@ -314,6 +436,8 @@ def main() -> int:
     parser.add_argument("--pages-sample", type=int, default=30, help="pages to render per document (default 30)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per side; the best is kept (default 3)")
     parser.add_argument("--dpi", type=int, default=150, help="render resolution (default 150)")
+    parser.add_argument("--script-pages", type=int, default=SCRIPT_PAGES,
+                        help=f"pages of each CJK, Arabic and Cyrillic document (default {SCRIPT_PAGES})")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     options = parser.parse_args()
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -323,18 +447,21 @@ def main() -> int:
           f"{options.dpi} dpi; PDFDESK_HOME={os.environ['PDFDESK_HOME']}")
 
     try:
-        results, missed = run_all(options.pdfs, options.pages_sample, options.repeat, options.dpi)
+        results, scripts, missed = run_all(options.pdfs, options.pages_sample, options.repeat, options.dpi,
+                                           options.script_pages)
     finally:
         close_all()
         shutil.rmtree(HOME, ignore_errors=True)
 
     extract = [r.extract_ratio for r in results if r.extract_ratio is not None]
+    extract += [ratio for r in scripts for ratio in (r.cold_ratio, r.warm_ratio) if ratio is not None]
     render = [r.render_ratio for r in results if r.render_ratio is not None]
     summary = (f"extract ratio min {min(extract):.2f} (>= {EXTRACT_MIN_RATIO})" if extract else "extract: no data")
     summary += f", render ratio max {max(render):.2f} (<= {RENDER_MAX_RATIO})" if render else ", render: no data"
     print(f"\nsummary: {len(results)} document(s); {summary}; "
           + ("all targets met" if not missed else f"missed: {', '.join(missed)}"))
-    noisiest = max((max(r.extract_spread, r.render_spread) for r in results), default=0.0)
+    noisiest = max([*(max(r.extract_spread, r.render_spread) for r in results), *(r.spread for r in scripts)],
+                   default=0.0)
     if noisiest > 0.1:
         print(f"note: runs varied by up to {noisiest:.0%} (a busy or shared machine); a result near its target "
               f"is within noise, so rerun with --repeat 5 or more on a quiet machine before acting on it")

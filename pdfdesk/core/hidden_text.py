@@ -11,42 +11,24 @@ Kinds flagged (each with the span's text as a sample):
 
 Speed: the full analysis reads the page's spans (from the TextPage extraction already built) and,
 when needed, its filled shapes, images and a text trace: about as much work again as extraction.
-So a cheap gate runs first on the raw content stream(s) (page contents and the form XObjects
-they draw): only pages whose operators could hide text (text render modes 3/7, light or
-repeated fill colours next to filled shapes, font sizes or text matrices that shrink below 1 pt,
-text placed far outside the page) get the full analysis. Pages without those operators cannot
-carry the kinds above, so skipping them loses nothing.
+So a cheap gate (hidden_gate) runs first on the page's content streams; only pages whose operators
+could hide text get the full analysis.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pymupdf
 
-TINY_PT = 1.0
-LIGHT = 0.9          # every colour channel at least this bright counts as white
+from pdfdesk.core.hidden_gate import LIGHT, TINY_PT, Gate, gate_page
+
 SAME_COLOUR = 0.08   # channel difference under which text and background look the same
 SAMPLE_CHARS = 120
 MAX_SAMPLES = 5
 _FILLED, _STROKED = 16, 32
-
-_TEXT_MODE = re.compile(rb"(?<![\w.])[37]\s+Tr\b")
-_COLOUR = re.compile(rb"(?<![^\s\]>)])(rg|scn|sc|g|k)(?![^\s\[/(<%])")
-_MATRIX = re.compile(rb"(?<![^\s\]>)])(Tm|cm)(?![^\s\[/(<%])")
-_PATH_FILL = re.compile(rb"(?<![^\s\]>)])(?:f\*?|F|B\*?|b\*?)(?![^\s\[/(<%])")
-_ORDER = re.compile(rb"(?<![^\s\]>)])(?:(rg|scn|sc|g|k)|(f\*?|F|B\*?|b\*?)|(BT))(?![^\s\[/(<%])")
-# Matrices matter only with a scale under 1 or a translation off the page, which need a decimal
-# under 1, a negative number or one of four digits somewhere in the operators.
-_MATRIX_HINT = re.compile(rb"(?<![\w.])(?:-|0?\.\d|\d{4})")
-# Strings and hex strings, removed before looking for operators: text like "the goods" must not
-# look like a colour operator. Comments and inline images could fool the removal, so a stream
-# with either is searched whole (more false alarms, never fewer).
-_STRINGS = re.compile(rb"\([^)]*\)|<[0-9A-Fa-f\s]*>")
 
 
 @dataclass(frozen=True)
@@ -55,152 +37,6 @@ class HiddenSpan:
     kind: str
     text: str
     bbox: tuple[float, float, float, float]
-
-
-@dataclass
-class Gate:
-    """Which checks a page needs (all False: the page cannot hide text by the flagged means)."""
-
-    spans: bool = False     # invisible, tiny, light or same-colour text: read the spans
-    fills: bool = False     # compare text colour with the shapes behind it
-    off_page: bool = False  # text placed far outside the page: trace it
-
-    @property
-    def any(self) -> bool:
-        return self.spans or self.fills or self.off_page
-
-
-def _numbers(raw: bytes) -> list[float]:
-    try:
-        return [float(x) for x in raw.split()]
-    except ValueError:
-        return []
-
-
-def _is_light(values: list[float], op: bytes) -> bool:
-    if op == b"k" or (op in (b"sc", b"scn") and len(values) == 4):
-        return len(values) == 4 and max(values) <= 1 - LIGHT  # no ink at all
-    return bool(values) and min(values) >= LIGHT
-
-
-def _operands(content: bytes, at: int, count: int) -> list[float]:
-    """The `count` numbers before an operator at `at`."""
-    try:
-        return [float(x) for x in content[max(0, at - 24 * count):at].split()[-count:]]
-    except ValueError:
-        return []
-
-
-def _operators(content: bytes) -> bytes:
-    """The content without its strings (escaped parentheses and backslashes go first, so the
-    simple pattern finds each string's real end)."""
-    if b"\\" in content:
-        content = content.replace(b"\\\\", b"").replace(b"\\)", b"").replace(b"\\(", b"")
-    stripped = _STRINGS.sub(b" ", content)
-    return content if b"%" in stripped or b"ID" in stripped else stripped
-
-
-def _font_sizes(ops: bytes) -> list[float]:
-    sizes = []
-    at = ops.find(b"Tf")
-    while at != -1:
-        values = _operands(ops, at, 1)
-        if values:
-            sizes.append(abs(values[0]))
-        at = ops.find(b"Tf", at + 2)
-    return sizes
-
-
-def _gate_stream(content: bytes, box: Callable[[], tuple[float, float]], gate: Gate) -> None:
-    ops = _operators(content)
-    if b"Tr" in ops and _TEXT_MODE.search(ops):
-        gate.spans = True
-    if b"Tf" in ops:
-        sizes = _font_sizes(ops)
-        scales = [1.0]
-        if (b"Tm" in ops or b"cm" in ops) and _MATRIX_HINT.search(ops):
-            for match in _MATRIX.finditer(ops):
-                values = _operands(ops, match.start(), 6)
-                if len(values) != 6:
-                    continue
-                a, b, c, d, e, f = values
-                scales.append(abs(a * d - b * c) ** 0.5)
-                if match.group(1) == b"Tm" and not (-50 <= e <= box()[0] + 10 and -50 <= f <= box()[1] + 10):
-                    gate.off_page = True  # a text origin outside the MediaBox (flipped systems pay a trace)
-        if sizes and min(sizes) * min(scales) < TINY_PT:
-            gate.spans = True
-    if not (b"g" in ops or b"k" in ops or b"sc" in ops):
-        return
-    for match in _COLOUR.finditer(ops):
-        op = match.group(1)
-        count = 4 if op == b"k" else 3 if op == b"rg" else 1 if op == b"g" else 4
-        values = _operands(ops, match.start(), count)
-        if op in (b"sc", b"scn"):  # 1, 3 or 4 components: take what precedes as numbers
-            values = _trailing_numbers(ops, match.start())
-        if _is_light(values, op):
-            gate.spans = gate.fills = True
-            return
-    if b"re" in ops and _PATH_FILL.search(ops) and _same_colour_order(ops):
-        gate.spans = gate.fills = True
-
-
-def _trailing_numbers(content: bytes, at: int) -> list[float]:
-    values: list[float] = []
-    for token in reversed(content[max(0, at - 64):at].split()[-4:]):
-        try:
-            values.insert(0, float(token))
-        except ValueError:
-            break
-    return values
-
-
-def _same_colour_order(ops: bytes) -> bool:
-    """True when some colour fills a shape and is then used for text (a dark box with dark text)."""
-    current = b"0 g"
-    filled: set[bytes] = set()
-    for match in _ORDER.finditer(ops):
-        if match.group(1):
-            current = b" ".join(ops[max(0, match.start() - 64):match.start()].split()[-4:]) + match.group(1)
-        elif match.group(2):
-            filled.add(current)
-        elif current in filled:
-            return True
-    return False
-
-
-def gate_page(page: pymupdf.Page, forms: dict[int, Gate] | None = None) -> Gate:
-    """The cheap check: which hiding techniques the page's operators make possible."""
-    gate = Gate()
-    size_cache: list[tuple[float, float]] = []
-
-    def size() -> tuple[float, float]:  # page.mediabox costs more than the whole gate; bound() is C
-        if not size_cache:
-            rect = page.bound()
-            longest = max(rect.width, rect.height)  # either orientation: /Rotate swaps them
-            size_cache.append((longest, longest))
-        return size_cache[0]
-
-    try:
-        content = page.read_contents()
-    except Exception:  # unreadable contents: let the full analysis decide
-        return Gate(spans=True, fills=True)
-    _gate_stream(content, size, gate)
-    if b"Do" in content:
-        doc = page.parent
-        for xref, *_rest in page.get_xobjects():
-            cached = forms.get(xref) if forms is not None else None
-            if cached is None:
-                cached = Gate()
-                try:
-                    _gate_stream(doc.xref_stream(xref) or b"", size, cached)
-                except Exception:
-                    cached = Gate(spans=True, fills=True)
-                if forms is not None:
-                    forms[xref] = cached
-            gate.spans |= cached.spans
-            gate.fills |= cached.fills
-            gate.off_page |= cached.off_page
-    return gate
 
 
 def _rgb(value: int) -> tuple[float, float, float]:

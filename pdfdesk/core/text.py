@@ -22,8 +22,11 @@ def text_page(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> pymupdf.T
 
 
 def page_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> str:
-    """Plain text of a page in reading order as MuPDF lays it out."""
-    return page.get_text("text", flags=TEXT_FLAGS, textpage=textpage)
+    """Plain text of a page in reading order as MuPDF lays it out. With a TextPage at hand this
+    asks it directly: page.get_text() would also compute the CropBox, which it then ignores."""
+    if textpage is not None:
+        return textpage.extractText()
+    return page.get_text("text", flags=TEXT_FLAGS)
 
 
 def has_text(text: str) -> bool:
