@@ -458,7 +458,7 @@ def main() -> int:
     render = [r.render_ratio for r in results if r.render_ratio is not None]
     summary = (f"extract ratio min {min(extract):.2f} (>= {EXTRACT_MIN_RATIO})" if extract else "extract: no data")
     summary += f", render ratio max {max(render):.2f} (<= {RENDER_MAX_RATIO})" if render else ", render: no data"
-    print(f"\nsummary: {len(results)} document(s); {summary}; "
+    print(f"\nsummary: {len(results)} document(s), {len(scripts)} script row(s); {summary}; "
           + ("all targets met" if not missed else f"missed: {', '.join(missed)}"))
     noisiest = max([*(max(r.extract_spread, r.render_spread) for r in results), *(r.spread for r in scripts)],
                    default=0.0)

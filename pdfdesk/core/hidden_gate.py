@@ -5,16 +5,17 @@ analysis in hidden_text: text render modes 3/7, light fill colours or a colour u
 shape and then for text, font sizes or matrices that shrink text below 1 pt, text origins far
 outside the page. A page without those operators cannot carry the flagged kinds.
 
-Extraction runs at about 50 KB of content a millisecond, and a CJK or Arabic page is 10-100 KB,
-mostly glyph ids in hex strings; the check must cost a few percent of that. Two things keep it
-there. First it cuts the stream down to a skeleton: strings and arrays of numbers and hex strings
-(TJ's glyph runs) become one space each, as they are one operand each to MuPDF. Then it reads the
-skeleton backwards. Operands precede their operator, so reversed, the operator comes first: a
-pattern can begin with its letters, which the regex engine finds with a fast literal scan (a
-pattern beginning with a class or a lookbehind is tried at every byte, ~10 ns each), and capture
-the operands that follow. Captured values are deduplicated before Python looks at them, and what
-they mean (a size, a scale, a colour) is remembered: a document repeats a few of each on every
-page. Operands are read the way MuPDF reads them: NUL is whitespace, strings separate them.
+MuPDF extracts a CJK or Arabic page's text at some 20-30 KB of content a millisecond, and such a
+page holds 8-50 KB, mostly glyph ids in hex strings. Every pass Python makes over the stream costs
+about a percent of the extraction, so the check makes few. First it cuts the stream down to a
+skeleton: strings and arrays of numbers and hex strings (TJ's glyph runs) become one space each, as
+they are one operand each to MuPDF. Then it reads the skeleton backwards. Operands precede their
+operator, so reversed, the operator comes first: a pattern can begin with its letters, which the
+regex engine finds with a fast literal scan (a pattern beginning with a class or a lookbehind is
+tried at every byte, ~10 ns each), and capture the operands that follow. Captured values are
+deduplicated before Python looks at them, and what they mean (a size, a scale, a colour) is
+remembered: a document repeats a few of each on every page. Operands are read the way MuPDF reads
+them: NUL is whitespace, strings separate them.
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ TEXT = b"BT /helv 12 Tf 1 0 0 1 72 700 Tm (Quarterly report) Tj ET"
 @pytest.mark.parametrize("content", [
     TEXT,
     b"BT /F1 10.5 Tf 1 0 0 -1 72.5 71.45 Tm [<0102030405>]TJ 0 -12.6 Td [<0a0b>-250<0c>]TJ ET",
+    b"0 0 0 rg BT /F1 10.5 Tf 72 700 Td [<0fb1 FB bf>-250<f>12<B 0>]TJ ET",  # fill letters as glyph ids
     b"q 1 0 0 -1 0 842 cm 62 62 471 718 re W n 0 0 0 rg BT /F0 10 Tf 0 Tr ET Q",
     b"BT /F1 12 Tf 72 700 Td (it costs 1 1 1 rg and 3 Tr and 0.5 Tf, 1 0 0 1 900 900 Tm) Tj ET",
     b"BT /F1 12 Tf 72 700 Td (a \\) 1 1 1 rg \\( b) Tj ET",
@@ -75,6 +76,9 @@ def test_ordinary_pages_pass(content):
     (b"0 0 0 0 k BT /F1 12 Tf (x) Tj ET", True, True, False),
     (b"/CS0 cs 1 1 1 sc BT /F1 12 Tf (x) Tj ET", True, True, False),
     (b"0.1 0.4 0.2 rg 60 150 440 30 re f BT /F1 12 Tf 72 160 Td (x) Tj ET", True, True, False),
+    # a fill among glyph runs: MuPDF abandons the array at the first "f" and runs the second
+    (b"0.1 0.4 0.2 rg BT 60 150 440 30 re [<0041> f f] TJ ET BT /F1 12 Tf (x) Tj ET", True, True, False),
+    (b"0.1 0.4 0.2 rg BT 60 150 440 30 re [<00>-250<41>1 B B] TJ ET BT /F1 12 Tf (x) Tj ET", True, True, False),
     (b"% a comment with a ( that could swallow operators\n3 Tr BT (x) Tj ET", True, False, False),
 ])
 def test_each_hiding_operator_opens_its_check(content, spans, fills, off_page):
@@ -123,6 +127,8 @@ def statement(draw: st.DrawFn) -> bytes:
         colour = draw(st.sampled_from([b"0 0 0 rg", b"0.2 0.3 0.4 rg", b"1 g"]))
         return b"ET " + colour + b" 60 650 440 100 re f BT"
     if kind == "array":
+        if draw(st.booleans()):  # a fill among the glyph runs: MuPDF runs the second "f"
+            return b"0.2 0.3 0.4 rg 60 650 440 100 re [ <0a> f f ] TJ ET BT 1 0 0 1 72 700 Tm"
         return b"[ <0a> " + draw(st.sampled_from([b"0 Tr 3 Tr", b"-250", b"0 Tf 0.5 Tf"])) + b" ] TJ"
     if kind == "cm":
         return b"ET " + draw(st.sampled_from([b"1 0 0 1 0 0", b"0.05 0 0 0.05 0 0"])) + b" cm BT"
