@@ -1,1 +1,1 @@
-"""The embedded agent and model providers: issue 4."""
+"""The embedded agent and the model providers it talks to."""

@@ -1,4 +1,4 @@
-"""The error codes every tool speaks (DESIGN.md), as one exception type.
+"""The error codes every tool speaks, as one exception type, so every front end reports alike.
 
 Core functions raise `PdfDeskError`; the tool registry turns it into a ToolResult with
 `details.error`, `details.message` and `details.hint`, so no caller ever sees a traceback.

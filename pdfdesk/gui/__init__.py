@@ -1,1 +1,1 @@
-"""The Qt front end; the only package that imports Qt: issue 5."""
+"""The Qt front end; the only package that imports Qt, so the core stays usable from the CLI and MCP."""

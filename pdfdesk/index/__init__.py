@@ -1,1 +1,2 @@
-"""Search indices (Whoosh page and section indices, semantic vectors): issue 3."""
+"""Search indices: Whoosh page and section indices, semantic vectors, the embedding model, and the
+one indexing queue and its owner that build them."""

@@ -1,4 +1,4 @@
-"""The document viewer: a continuous, zoomable, off-thread-rendered view of one PDF (issue 5).
+"""The document viewer: a continuous, zoomable, off-thread-rendered view of one PDF.
 
 Public classes: `DocumentView` (one open document), `ThumbnailPanel` (its page thumbnails) and
 `FindBar` (Ctrl+F inside a view). `shutdown()` stops every viewer thread and the render helper
