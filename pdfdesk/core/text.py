@@ -7,26 +7,44 @@ non-space characters; with images on it, it is probably a scan.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pymupdf
+from pymupdf import mupdf
 
 MIN_TEXT_CHARS = 3
 # Ligatures expanded ("ﬁ" -> "fi") so text searches and copies like the words it shows; no images.
+# MEDIABOX_CLIP: MuPDF leaves out characters outside the page while it builds the TextPage.
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+_BLANK_LINES = re.compile(r"\n\n+")
 
 
-def text_page(page: pymupdf.Page, clip: pymupdf.Rect | None = None) -> pymupdf.TextPage:
+def text_page(page: pymupdf.Page) -> pymupdf.TextPage:
     """The page's TextPage with pdfdesk's flags; reuse it for several get_text calls on one page."""
-    return page.get_textpage(clip=clip, flags=TEXT_FLAGS)
+    return page.get_textpage(flags=TEXT_FLAGS)
 
 
 def page_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> str:
-    """Plain text of a page in reading order as MuPDF lays it out. With a TextPage at hand this
-    asks it directly: page.get_text() would also compute the CropBox, which it then ignores."""
-    if textpage is not None:
-        return textpage.extractText()
-    return page.get_text("text", flags=TEXT_FLAGS)
+    """Plain text of a page in reading order as MuPDF lays it out: one line of text per line,
+    no blank lines between blocks (the layout PyMuPDF's get_text("text") gives).
+
+    MuPDF's own printer writes it. PyMuPDF's (TextPage.extractText) computes every character's
+    box to test it against the page, which MEDIABOX_CLIP has already done, and writes each
+    character outside Latin-1 as a "\\uXXXX" escape that Python then decodes: on CJK and Arabic
+    pages that costs about a quarter of the whole extraction. MuPDF's printer ends each block
+    with an empty line and prints empty lines, which are dropped here; on the test corpus and
+    the system's PDFs (10,698 pages) the result equals PyMuPDF's character for character."""
+    if textpage is None:
+        textpage = text_page(page)
+    buffer = mupdf.fz_new_buffer(4096)
+    out = mupdf.FzOutput(buffer)
+    try:
+        mupdf.fz_print_stext_page_as_text(out, textpage.this)
+    finally:
+        out.fz_close_output()
+    text = bytes(buffer.fz_buffer_storage_memoryview()).decode("utf-8", "replace")
+    return _BLANK_LINES.sub("\n", text).lstrip("\n")
 
 
 def has_text(text: str) -> bool:
