@@ -1,13 +1,21 @@
 """Open a PDF once, check it thoroughly, and keep it open for the next call.
 
 MuPDF is not thread-safe, so every use of a document happens inside `open_pdf`, which holds one
-process-wide lock. Opened documents are cached (keyed by path, size, mtime and password), so a
-GUI scrolling through pages or an agent calling several tools does not re-parse the file.
+process-wide lock. Opened documents are cached by the identity of the file that was checked
+(device, inode, size, mtime) and the password — never by the name asked for, which may point
+elsewhere by now — so a GUI scrolling through pages or an agent calling several tools does not
+re-parse the file. MuPDF, the fingerprint and the header check all read the descriptor the
+file was checked through (see core/localfile.py); it stays open as long as the document does.
+
+Whether a file is a PDF is MuPDF's call: what it opens as a PDF with pages is accepted (a file
+with other bytes before its header is flagged as repaired); what it cannot open and that holds
+no `%PDF` anywhere is not_a_pdf, with a guess at what it is instead.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -18,13 +26,14 @@ from typing import Any
 
 import pymupdf
 
+from pdfdesk.core import outline as _outline  # noqa: F401  (before any open: defers PyMuPDF's outline load)
 from pdfdesk.core.config import Config, get_config
 from pdfdesk.core.errors import (
-    NO_PAGES, NOT_A_PDF, PASSWORD_REQUIRED, PDF_ERROR, PERMISSION_DENIED, WRONG_PASSWORD,
-    FILE_NOT_FOUND, PdfDeskError,
+    NO_PAGES, NOT_A_PDF, PASSWORD_REQUIRED, PDF_ERROR, WRONG_PASSWORD, PdfDeskError,
 )
-from pdfdesk.core.references import PdfSource, resolve_reference
-from pdfdesk.core.remote import PDF_MAGIC_WINDOW, looks_like_pdf
+from pdfdesk.core.localfile import HeldFile
+from pdfdesk.core.references import PdfSource, locate, reopen
+from pdfdesk.core.sniff import describe_format
 
 # MuPDF prints warnings and errors to stderr by default; we collect them and report them instead.
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -36,6 +45,7 @@ MUPDF_LOCK = threading.RLock()
 MUPDF_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase)
 _CACHE_SIZE = 8
 _HASH_CHUNK = 1 << 20
+_HEAD = 4096  # enough to tell what a file looks like
 
 
 @dataclass
@@ -48,6 +58,7 @@ class OpenedPdf:
     warnings: list[str] = field(default_factory=list)
     encryption: str | None = None  # e.g. "Standard V5 R6 256-bit AES"; None when not encrypted
     analyses: dict[str, Any] = field(default_factory=dict)  # per-document results tools derive (hidden text)
+    held: HeldFile | None = field(default=None, repr=False)  # the descriptor a local file was checked through
     _fingerprint: str | None = None
 
     @property
@@ -59,15 +70,28 @@ class OpenedPdf:
         """Content identity: byte size + BLAKE2b of the bytes (independent of path and mtime)."""
         if self._fingerprint is None:
             digest = hashlib.blake2b(digest_size=16)
-            if self.source.data is not None:
-                digest.update(self.source.data)
-            else:
-                assert self.source.path is not None
-                with open(self.source.path, "rb") as handle:
-                    while chunk := handle.read(_HASH_CHUNK):
-                        digest.update(chunk)
-            self._fingerprint = f"{self.source.size:x}-{digest.hexdigest()}"
+            size = 0
+            for chunk in self._chunks():
+                digest.update(chunk)
+                size += len(chunk)
+            self._fingerprint = f"{size:x}-{digest.hexdigest()}"
         return self._fingerprint
+
+    def read_bytes(self) -> bytes:
+        """The bytes MuPDF opened (a local file's through its descriptor, never by name again)."""
+        return b"".join(self._chunks())
+
+    def _chunks(self) -> Iterator[bytes]:
+        if self.source.data is not None:
+            yield self.source.data
+        else:
+            assert self.held is not None
+            yield from self.held.chunks(_HASH_CHUNK)
+
+    def close(self) -> None:
+        self.doc.close()
+        if self.held is not None:
+            self.held.close()
 
     def drain_warnings(self) -> list[str]:
         """MuPDF's complaints since the last call (damaged streams, fonts...), for `details`."""
@@ -109,44 +133,72 @@ def _cause(messages: list[str]) -> str | None:
     return (telling or messages or [None])[-1]
 
 
-def _check_magic(source: PdfSource) -> None:
+def _head(source: PdfSource, held: HeldFile | None) -> bytes:
     if source.data is not None:
-        head = source.data[:PDF_MAGIC_WINDOW]
-    else:
-        assert source.path is not None
-        try:
-            with open(source.path, "rb") as handle:
-                head = handle.read(PDF_MAGIC_WINDOW)
-        except PermissionError:
-            raise PdfDeskError(
-                PERMISSION_DENIED, f"pdfdesk may not read {source.path}.", "Check the file's permissions.",
-            ) from None
-        except FileNotFoundError:
-            raise PdfDeskError(FILE_NOT_FOUND, f"No file at {source.path}.", "Check the path.") from None
-    if not looks_like_pdf(head):
-        raise PdfDeskError(
-            NOT_A_PDF, f"{source.name} is not a PDF (it does not start with %PDF).",
-            "Check that this is the PDF you meant; a renamed Word or HTML file will not open.",
-        )
+        return source.data[:_HEAD]
+    assert held is not None
+    return held.read_at(0, _HEAD)
 
 
-def _parse(source: PdfSource) -> OpenedPdf:
+def _holds_pdf_marker(source: PdfSource, held: HeldFile | None) -> bool:
+    if source.data is not None:
+        return b"%PDF" in source.data
+    assert held is not None
+    return held.contains(b"%PDF")
+
+
+def _not_a_pdf(source: PdfSource, head: bytes, mupdf_format: str | None = None) -> PdfDeskError:
+    kind = describe_format(head) or (f"a {mupdf_format} document" if mupdf_format else None)
+    why = f"it looks like {kind}" if kind else "PDF readers cannot open it and it has no %PDF header"
+    return PdfDeskError(
+        NOT_A_PDF, f"{source.name} is not a PDF ({why}).",
+        "Check that this is the PDF you meant; a renamed Word or HTML file will not open.",
+    )
+
+
+def _mupdf_open(source: PdfSource, held: HeldFile | None) -> pymupdf.Document:
+    """MuPDF reads the checked file through its descriptor's name, or else its bytes."""
+    if source.data is not None:
+        return pymupdf.open(stream=source.data, filetype="pdf")
+    assert held is not None
+    name = held.mupdf_name()
+    if name is None:
+        return pymupdf.open(stream=held.read_all(), filetype="pdf")
+    return pymupdf.open(name, filetype="pdf")
+
+
+def _parse(source: PdfSource, held: HeldFile | None) -> OpenedPdf:
     _mupdf_messages()  # drop anything left over from earlier calls
     try:
-        if source.data is not None:
-            doc = pymupdf.open(stream=source.data, filetype="pdf")
-        else:
-            doc = pymupdf.open(str(source.path), filetype="pdf")
+        doc = _mupdf_open(source, held)
     except Exception as exc:
         messages = _mupdf_messages()
-        cause = _cause(messages) or str(exc)
+        if not _holds_pdf_marker(source, held):
+            raise _not_a_pdf(source, _head(source, held)) from None
+        name = held.mupdf_name() if held is not None else None
+        if name:  # MuPDF quotes the name it was given: show the file's own
+            messages = [m.replace(name, source.name) for m in messages]
+        cause = _cause(messages) or mupdf_message(exc).replace(name or source.name, source.name)
         raise PdfDeskError(
             PDF_ERROR, f"{source.name} is damaged beyond repair ({cause}).",
             "Get a fresh copy of the file; if another viewer opens it, save a repaired copy from there.",
             mupdf_messages=messages[-10:],
         ) from None
-    opened = OpenedPdf(doc=doc, source=source, repaired=bool(doc.is_repaired), warnings=_mupdf_messages()[-20:])
-    return opened
+    head = _head(source, held)
+    if not doc.is_pdf:  # MuPDF recognised another format (HTML, an image, SVG...) by its content
+        mupdf_format = (doc.metadata or {}).get("format") or None
+        doc.close()
+        raise _not_a_pdf(source, head, mupdf_format)
+    warnings = _mupdf_messages()[-20:]
+    repaired = bool(doc.is_repaired)
+    if not head.startswith(b"%PDF"):
+        # MuPDF found the document behind other bytes (or without a header): readable, but not
+        # the file a PDF writer produced, so say so as for any other repair.
+        repaired = True
+        offset = head.find(b"%PDF")
+        warnings.append(f"{offset} bytes of other data before the %PDF header" if offset > 0
+                        else f"no %PDF header in the first {_HEAD} bytes")
+    return OpenedPdf(doc=doc, source=source, repaired=repaired, warnings=warnings, held=held)
 
 
 def _authenticate(opened: OpenedPdf, password: str | None) -> None:
@@ -188,6 +240,8 @@ def _check_pages(opened: OpenedPdf) -> None:
             recount = opened.doc.page_count if not opened.doc.is_closed else 0
             if recount == 0 or recount != count:
                 raise _page_tree_error(opened, _cause(_mupdf_messages()) or exc) from None
+    if count == 0 and opened.repaired and not _holds_pdf_marker(opened.source, opened.held):
+        raise _not_a_pdf(opened.source, _head(opened.source, opened.held))
     if count == 0 and opened.repaired:
         raise PdfDeskError(
             PDF_ERROR, f"{opened.source.name} is damaged beyond repair (no page could be recovered).",
@@ -202,33 +256,44 @@ def _check_pages(opened: OpenedPdf) -> None:
 
 
 def _cache_key(source: PdfSource, password: str | None) -> tuple | None:
-    """Path, size, mtime and inode as resolve_reference saw them: a changed file is a new entry."""
-    if source.path is None or source.identity is None:
+    """The checked file's identity (device, inode, size, mtime) and the password: the same file
+    under another name is the same entry, a changed or replaced file a new one."""
+    if source.data is not None or source.identity is None:
         return None
-    return (str(source.path), source.size, *source.identity, password or "")
+    return (*source.identity, password or "")
 
 
-def _load(source: PdfSource, password: str | None) -> OpenedPdf:
+def _load(source: PdfSource, password: str | None, held: HeldFile | None) -> OpenedPdf:
+    """The cached document of `source`'s file, or a new one read through `held` (re-opened and
+    checked against the source's identity when the caller has no descriptor)."""
     key = _cache_key(source, password)
     if key is not None and key in _cache:
+        if held is not None:
+            held.close()
         _cache.move_to_end(key)
         return _cache[key]
-    opened = _open_checked(source, password)
+    if held is None and source.data is None:
+        held = reopen(source)
+    opened = _open_checked(source, password, held)
     if key is not None:
         _cache[key] = opened
         while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)[1].doc.close()
+            _cache.popitem(last=False)[1].close()
     return opened
 
 
-def _open_checked(source: PdfSource, password: str | None) -> OpenedPdf:
-    _check_magic(source)
-    opened = _parse(source)
+def _open_checked(source: PdfSource, password: str | None, held: HeldFile | None) -> OpenedPdf:
+    try:
+        opened = _parse(source, held)
+    except BaseException:
+        if held is not None:
+            held.close()
+        raise
     try:
         _authenticate(opened, password)
         _check_pages(opened)
-    except PdfDeskError:
-        opened.doc.close()
+    except BaseException:
+        opened.close()
         raise
     return opened
 
@@ -242,16 +307,25 @@ def open_pdf(
 ) -> Iterator[OpenedPdf]:
     """Resolve, open, authenticate and check a PDF; hold the MuPDF lock while the caller uses it."""
     config = config or get_config()
-    source = resolve_reference(reference, config, max_bytes)
-    with open_source(source, password) as opened:
+    located = locate(reference, config, max_bytes)
+    with _using(located.source, password, located.held) as opened:
         yield opened
 
 
 @contextmanager
 def open_source(source: PdfSource, password: str | None = None) -> Iterator[OpenedPdf]:
-    """Open an already resolved source (background work re-opens what a tool call resolved)."""
+    """Open an already resolved source (background work re-opens what a tool call resolved);
+    a local file must still be the one that was checked, or this raises file_not_found."""
+    with _using(source, password, None) as opened:
+        yield opened
+
+
+@contextmanager
+def _using(source: PdfSource, password: str | None, held: HeldFile | None) -> Iterator[OpenedPdf]:
     with MUPDF_LOCK:
-        opened = _load(source, password)
+        opened = _load(source, password, held)
+        cached = _cache_key(source, password) is not None
+        previous, opened.source = opened.source, source  # messages name the file as this caller did
         try:
             yield opened
         except MUPDF_ERRORS:
@@ -260,9 +334,10 @@ def open_source(source: PdfSource, password: str | None = None) -> Iterator[Open
             _evict(opened)
             raise
         finally:
+            opened.source = previous
             _mupdf_messages()
-            if opened.source.path is None:
-                opened.doc.close()
+            if not cached:
+                opened.close()
 
 
 def _evict(opened: OpenedPdf) -> None:
@@ -276,12 +351,19 @@ def close_all() -> None:
     """Close every cached document (tests, and before a file is replaced on Windows)."""
     with MUPDF_LOCK:
         while _cache:
-            _cache.popitem()[1].doc.close()
+            _cache.popitem()[1].close()
 
 
 def forget(path: Path) -> None:
-    """Drop cached handles of one file (after it changed on disk)."""
-    target = str(path)
+    """Drop cached handles of one file (after it changed on disk), whichever name opened it."""
+    names = {str(path), os.path.realpath(path)}
+    try:
+        info = os.stat(path)
+        file_id: tuple[int, int] | None = (info.st_dev, info.st_ino)
+    except OSError:
+        file_id = None
     with MUPDF_LOCK:
-        for key in [k for k in _cache if k[0] == target]:
-            _cache.pop(key).doc.close()
+        for key, opened in list(_cache.items()):
+            source = opened.source
+            if str(source.path) in names or str(source.resolved) in names or key[:2] == file_id:
+                _cache.pop(key).close()

@@ -1,9 +1,11 @@
 import shutil
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 import pdfdesk.core.documents as documents
+from pdfdesk.core import localfile
 from pdfdesk.core.errors import (
     EMPTY_FILE, NO_PAGES, NOT_A_PDF, PASSWORD_REQUIRED, PDF_ERROR, PERMISSION_DENIED, WRONG_PASSWORD,
     PdfDeskError,
@@ -109,9 +111,69 @@ def test_permission_denied_while_reading(text_pdf, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(documents, "open", refuse, raising=False)
+    monkeypatch.setattr(localfile, "open_no_follow", refuse)
     documents.close_all()
     assert open_code(text_pdf) == PERMISSION_DENIED
+
+
+# --- what is a PDF is MuPDF's call ----------------------------------------------------------------
+
+def _one_page(words: str = "Readable words") -> bytes:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), words)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+@pytest.mark.parametrize("prefix", [b"\xef\xbb\xbfjunk\n", b"Content-Type: application/pdf\r\n\r\n", b"x" * 2048,
+                                    b"\x00" * 70_000])
+def test_bytes_before_the_header_are_repaired_not_refused(tmp_path, prefix):
+    """A mail header, a BOM or padding before %PDF (even past the first KiB): MuPDF reads it."""
+    path = tmp_path / "prefixed.pdf"
+    path.write_bytes(prefix + _one_page())
+    with open_pdf(str(path)) as opened:
+        assert opened.page_count == 1 and "Readable words" in opened.doc.load_page(0).get_text()
+        assert opened.repaired
+        assert any("%PDF header" in w for w in opened.warnings)
+
+
+def test_a_pdf_without_a_header_line_is_repaired(tmp_path):
+    data = _one_page()
+    path = tmp_path / "headless.pdf"
+    path.write_bytes(data[data.index(b"\n") + 1:])
+    with open_pdf(str(path)) as opened:
+        assert opened.repaired and "Readable words" in opened.doc.load_page(0).get_text()
+
+
+@pytest.mark.parametrize(("data", "looks_like"), [
+    (b"<!DOCTYPE html>\n<html><body><p>Your download will start shortly</p></body></html>\n", "an HTML page"),
+    (b"\n  <html><head><title>Report</title></head><body>PDF 1.7 is a version</body></html>", "an HTML page"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 3000, "Word .doc"),
+    (b"PK\x03\x04\x14\x00\x06\x00[Content_Types].xml word/document.xml" + b"\x00" * 200, "Word document (.docx)"),
+    (b"Dear reviewer,\nthis is a plain text file with a .pdf name.\n", "a plain text file"),
+])
+def test_not_a_pdf_says_what_the_file_looks_like(tmp_path, data, looks_like):
+    path = tmp_path / "named.pdf"
+    path.write_bytes(data)
+    with pytest.raises(PdfDeskError) as err, open_pdf(str(path)):
+        pass
+    assert err.value.code == NOT_A_PDF and looks_like in err.value.message and err.value.hint
+
+
+def test_unknown_bytes_without_a_header_are_not_a_pdf(tmp_path):
+    path = tmp_path / "noise.pdf"
+    path.write_bytes(bytes(range(1, 256)) * 20)
+    with pytest.raises(PdfDeskError) as err, open_pdf(str(path)):
+        pass
+    assert err.value.code == NOT_A_PDF and "no %PDF header" in err.value.message
+
+
+def test_damage_after_a_header_stays_pdf_error(tmp_path):
+    """Bytes MuPDF cannot open but that hold %PDF are a damaged PDF, not something else."""
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(b"some text first\n%PDF-1.7\n" + b"garbage " * 300)
+    assert open_code(path) == PDF_ERROR
 
 
 def test_damaged_page_inside_a_document_is_pdf_error(text_pdf):

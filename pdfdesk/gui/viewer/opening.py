@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import INTERNAL_ERROR, PdfDeskError
-from pdfdesk.core.references import PdfSource
+from pdfdesk.core.references import FileIdentity, PdfSource
 
 FALLBACK_SIZE = (612.0, 792.0)
 
@@ -61,7 +61,7 @@ def _spool(source: PdfSource, data: bytes) -> tuple[PdfSource, Path]:
         out.write(data)
     info = path.stat()
     spooled = PdfSource(reference=source.reference, name=source.name, size=len(data), path=path,
-                        url=source.url, identity=(info.st_mtime_ns, info.st_ino))
+                        url=source.url, identity=FileIdentity.of(info))
     return spooled, path
 
 
