@@ -29,9 +29,10 @@ from mcp.server.stdio import stdio_server
 from pdfdesk import __version__
 from pdfdesk.core import paths
 from pdfdesk.core.config import Config, get_config, set_config
-from pdfdesk.core.errors import INTERNAL_ERROR, MODEL_ERROR, VALIDATION_ERROR, PdfDeskError
-from pdfdesk.tools.isolated import DEFAULT_TIMEOUT_S, call_tool_isolated
-from pdfdesk.tools.registry import UNTRUSTED_NOTICE, Tool, ToolResult, all_tools, get_tool
+from pdfdesk.core.errors import MODEL_ERROR, VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.fence import neutralise_data
+from pdfdesk.tools.isolated import call_tool_isolated, tool_call_timeout
+from pdfdesk.tools.registry import UNTRUSTED_NOTICE, Tool, ToolResult, all_tools, get_tool, unexpected_error
 
 log = logging.getLogger(__name__)
 
@@ -103,14 +104,19 @@ def _json_safe(value: Any) -> Any:
 
 
 def to_mcp_result(result: ToolResult) -> types.CallToolResult:
-    """Text and image items, `details` as structured content, and the error flag."""
+    """Text and image items, `details` as structured content, and the error flag.
+
+    The text is already fenced and neutralised by the registry. Structured content carries titles,
+    metadata, outline entries, excerpts, hidden-text samples and file names unfenced, and a client
+    may show it to its model as it is: every string in it is neutralised (no line breaks, control
+    characters or fence markers; the JSON encoder escapes its quotes)."""
     content: list[types.TextContent | types.ImageContent] = []
     for item in result.content:
         if item.get("type") == "image":
             content.append(types.ImageContent(data=item["data"], mime_type=item.get("mimeType", "image/png")))
         else:
             content.append(types.TextContent(text=str(item.get("text", ""))))
-    return types.CallToolResult(content=content, structured_content=_json_safe(result.details),
+    return types.CallToolResult(content=content, structured_content=neutralise_data(_json_safe(result.details)),
                                 is_error=result.is_error)
 
 
@@ -141,7 +147,7 @@ def run_tool(name: str, arguments: dict[str, Any] | None, config: Config) -> Too
     started = time.perf_counter()
     # In a killable worker process: a PDF that makes MuPDF hang or crash costs one coded error,
     # not the server. The analyze tool may wait on several models in turn, so it gets longer.
-    timeout = max(DEFAULT_TIMEOUT_S, config.model_timeout_s * 3) if name == ANALYZE_TOOL else DEFAULT_TIMEOUT_S
+    timeout = tool_call_timeout(name, config)
     result = tool_runner(name, arguments if arguments is not None else {}, timeout)
     outcome = f"error {result.details.get('error')}" if result.is_error else "ok"
     log.info("%s: %s in %.0f ms", name, outcome, (time.perf_counter() - started) * 1000)
@@ -164,10 +170,7 @@ def build_server() -> Server[Any]:
                                                     abandon_on_cancel=True)
             return to_mcp_result(result)
         except Exception as exc:  # a bug here must still reach the client as a coded tool error
-            log.exception("tools/call %s failed", params.name)
-            return to_mcp_result(ToolResult.error(PdfDeskError(
-                INTERNAL_ERROR, f"{params.name} failed unexpectedly: {type(exc).__name__}: {exc}.",
-                "This is a bug in pdfdesk; please report it.")))
+            return to_mcp_result(ToolResult.error(unexpected_error(params.name, exc)))
 
     return Server(SERVER_NAME, version=__version__, title="pdfdesk PDF tools", instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call)

@@ -15,6 +15,7 @@ from typing import Any
 
 from pdfdesk.agent.events import Citation
 from pdfdesk.agent.prompts import display_name
+from pdfdesk.core.fence import neutralise
 from pdfdesk.core.pages import parse_page_spec
 from pdfdesk.core.references import is_url, reference_to_path
 from pdfdesk.core.errors import PdfDeskError
@@ -66,6 +67,10 @@ class CitationTracker:
             return self._by_key[key]
         wanted = display_name(name_or_path).lower()
         matches = [ref for ref in self.documents if display_name(ref).lower() == wanted]
+        if not matches:  # the model only ever saw names neutralised (quotes, line breaks replaced)
+            shown = neutralise(name_or_path, limit=None)
+            matches = [ref for ref in self.documents
+                       if shown in (neutralise(ref, limit=None), neutralise(display_name(ref), limit=None))]
         return matches[0] if matches else None
 
     def record(self, tool: str, args: dict[str, Any], details: dict[str, Any]) -> None:
@@ -127,7 +132,7 @@ class CitationTracker:
         if page < 1 or (seen and seen.total and page > seen.total) or (document, page) in self._emitted:
             return None
         excerpt, rects = seen.excerpts.get(page, (None, ())) if seen else (None, ())
-        citation = Citation(document=document, page=page, label=f"{display_name(document)} p. {page}",
+        citation = Citation(document=document, page=page, label=f"{neutralise(display_name(document))} p. {page}",
                             excerpt=excerpt, rects=rects)
         self._emitted.add((document, page))
         self.citations.append(citation)

@@ -1,5 +1,8 @@
 """What the `pdf` tool sends a model: native PDF bytes (or a PDF of just the chosen pages), or
-extracted page text plus images of text-poor pages within a shared pixel budget."""
+extracted page text plus images of text-poor pages within a shared pixel budget.
+
+The page text goes inside a fence; a document's name appears only neutralised (one line, no fence
+markers, no quotes), so neither can pose as pdfdesk's own words to the model."""
 
 from __future__ import annotations
 
@@ -12,10 +15,10 @@ import pymupdf
 from pdfdesk.agent.providers.base import ImagePart, Part, PdfPart, TextPart
 from pdfdesk.core.config import Config
 from pdfdesk.core.documents import open_pdf
+from pdfdesk.core.fence import fence, neutralise
 from pdfdesk.core.pages import format_page_set, parse_page_spec
 from pdfdesk.core.render import render_pixmap
 from pdfdesk.core.text import page_text
-from pdfdesk.tools.registry import fence
 
 PIXEL_BUDGET = 4_000_000       # all page images of one call together
 LEGIBLE_PIXELS = 1_000_000     # a page image is not made smaller than this (~100 dpi on A4/Letter)
@@ -57,7 +60,7 @@ def load_pdfs(references: list[str], pages: str | int | None, max_bytes: int, pa
                             password, max_bytes)
             whole = len(selected) == opened.page_count and not opened.doc.is_encrypted and not opened.encryption
             if whole:
-                doc.data = opened.source.data if opened.source.data is not None else opened.source.path.read_bytes()  # type: ignore[union-attr]
+                doc.data = opened.read_bytes()  # the bytes that were checked, not the name read again
             else:  # a PDF of just the chosen pages, decrypted so the model can read it
                 doc.data = _sub_pdf(opened.doc, selected)
         loaded.append(doc)
@@ -75,7 +78,7 @@ def _sub_pdf(source: pymupdf.Document, pages: list[int]) -> bytes:
 
 
 def native_parts(docs: list[LoadedPdf], prompt: str) -> list[Part]:
-    parts: list[Part] = [PdfPart(base64.b64encode(d.data).decode("ascii"), d.name) for d in docs]
+    parts: list[Part] = [PdfPart(base64.b64encode(d.data).decode("ascii"), neutralise(d.name)) for d in docs]
     return [*parts, TextPart(prompt)]
 
 
@@ -98,7 +101,7 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
         budget_pages -= len(chosen)
         if len(chosen) < len(doc.pages):
             left = format_page_set(doc.pages[len(chosen):])
-            result.notes.append(f"{doc.name}: pages {left} were not sent (at most {max_pages} pages per call); "
+            result.notes.append(f"{neutralise(doc.name)}: pages {left} were not sent (at most {max_pages} pages per call); "
                                 "pass `pages` to choose others.")
         with open_pdf(doc.reference, doc.password, max_bytes=doc.max_bytes, config=config) as opened:
             for number in chosen:
@@ -118,7 +121,7 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
             result.images.append({"file": doc.name, "page": number, "width": pixmap.width, "height": pixmap.height})
             result.pixels_total += pixmap.width * pixmap.height
         if len(poor) > renderable:
-            skipped = ", ".join(f"{d.name} p. {n}" for d, n in poor[renderable:])
+            skipped = ", ".join(f"{neutralise(d.name)} p. {n}" for d, n in poor[renderable:])
             result.notes.append(f"Not rendered (image budget of {PIXEL_BUDGET:,} pixels used up): {skipped}.")
     used = 0
     for doc in docs:
@@ -137,11 +140,11 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
             blocks.append(f"{label}\n{body}")
             result.has_content = result.has_content or bool(body.strip()) or image is not None
         if blocks:
-            header = f"Document {doc.name} ({doc.page_count} pages); extracted text of pages {result.pages_sent.get(doc.name, '')}:"
+            header = f"Document {neutralise(doc.name)} ({doc.page_count} pages); extracted text of pages {result.pages_sent.get(doc.name, '')}:"
             result.parts.append(TextPart(header + "\n" + fence("\n".join(blocks), doc.name)))
         for (reference, number), image in rendered.items():
             if reference == doc.reference:
-                result.parts.append(TextPart(f"Image of {doc.name} page {number}:"))
+                result.parts.append(TextPart(f"Image of {neutralise(doc.name)} page {number}:"))
                 result.parts.append(image)
     if result.notes:
         result.parts.append(TextPart("Notes: " + " ".join(result.notes)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import PurePath
 
+from pdfdesk.core.fence import neutralise
 from pdfdesk.tools.registry import UNTRUSTED_NOTICE
 
 # Only the reading tools: the model may look, never change anything or call other models.
@@ -31,13 +32,15 @@ def display_name(reference: str) -> str:
 
 def system_prompt(documents: Sequence[str]) -> str:
     if documents:
-        listing = "\n".join(f"{i}. {ref}  (cite as {display_name(ref)})" for i, ref in enumerate(documents, 1))
+        # A file or URL name is outside text in the system prompt itself: one inert line each.
+        listing = "\n".join(f"{i}. {neutralise(ref, limit=None)}  (cite as {neutralise(display_name(ref))})"
+                            for i, ref in enumerate(documents, 1))
         docs = f"Documents attached to this conversation (pass these exact paths to the tools):\n{listing}"
     else:
         docs = ("No document is attached yet. If the user asks about a document, ask them to attach it "
                 "(drag it into the window or open it).")
     cite = ("[p. N]" if len(documents) <= 1 else "[file.pdf p. N], e.g. "
-            f"[{display_name(documents[0])} p. 3]")
+            f"[{neutralise(display_name(documents[0]))} p. 3]")
     return "\n\n".join([
         "You are the assistant inside pdfdesk, a PDF review workbench used by analysts, lawyers, researchers "
         "and auditors. Answer questions about the attached PDFs accurately and concisely, using the tools to "

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from pdfdesk.agent.events import (
     AgentError, Citation, CitationFound, Done, TextDelta, ToolCallFinished, ToolCallStarted,
 )
+from pdfdesk.core.fence import neutralise
 from pdfdesk.gui import theme, workers
 from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.richtext import citation_href, esc, markdown_html, parse_citation_href
@@ -86,16 +87,24 @@ class Turn:
 
 
 def short_arguments(arguments: dict[str, Any], limit: int = 60) -> str:
-    """`path=report.pdf, query="fees"`: file names instead of paths, long values cut."""
+    """`path=report.pdf, query="fees"`: file names instead of paths, long values cut, and every
+    key and value one inert line (a model or a document chose them)."""
     shown = []
     for key, value in arguments.items():
         if key == "password":
             value = "•••"
         elif key in ("path", "pdf") and isinstance(value, str):
             value = Path(value.split("?", 1)[0]).name or value
-        text = f'"{value}"' if isinstance(value, str) and key not in ("path", "pdf") else str(value)
-        shown.append(f"{key}={text if len(text) <= limit else text[:limit - 1] + '…'}")
+        text = neutralise(value, limit=limit)
+        if isinstance(value, str) and key not in ("path", "pdf"):
+            text = f'"{text}"'
+        shown.append(f"{neutralise(key, limit=limit)}={text}")
     return ", ".join(shown)
+
+
+def card_text(text: str) -> str:
+    """Outside text for rich text on one line: neutralised (line breaks, markers), then HTML-escaped."""
+    return esc(neutralise(text, limit=None, quotes=False))
 
 
 def decode_thumbnail(data_b64: str, width: int = THUMB_WIDTH) -> QImage | None:
@@ -136,9 +145,10 @@ class Chip(QFrame):
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 1, 2, 1)
         row.setSpacing(2)
-        name = Path(reference.split("?", 1)[0]).name or reference
+        name = neutralise(Path(reference.split("?", 1)[0]).name or reference)
         self.label = QLabel(name + (" (current tab)" if current else ""), self)
-        self.label.setToolTip(reference)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # a file name is never markup
+        self.label.setToolTip(f"<p>{card_text(reference)}</p>")
         close = QToolButton(self)
         close.setText("×")
         close.setAutoRaise(True)
@@ -530,11 +540,11 @@ class ChatPane(QWidget):
             else:
                 out.append(self._card_html(part, colours))
         for error in turn.errors:
-            hint = f"<br>{esc(error.hint)}" if error.hint else ""
-            out.append(f'<p style="color:{colours["error"]}"><b>{esc(error.message)}</b>{hint}</p>')
+            hint = f"<br>{card_text(error.hint)}" if error.hint else ""
+            out.append(f'<p style="color:{colours["error"]}"><b>{card_text(error.message)}</b>{hint}</p>')
         if turn.citations:
             links = " &nbsp; ".join(
-                f'<a href="{esc(citation_href(c.document, c.page, key))}">{esc(c.label or _label(c))}</a>'
+                f'<a href="{esc(citation_href(c.document, c.page, key))}">{card_text(c.label or _label(c))}</a>'
                 for key, c in turn.citations.items())
             out.append(f'<p style="color:{colours["muted"]}">Sources: {links}</p>')
         footer = {"running": "Thinking…", "cancelled": "Stopped.", "failed": "", "done": ""}[turn.status]
@@ -547,12 +557,12 @@ class ChatPane(QWidget):
     def _card_html(self, card: ToolCard, colours: dict[str, str]) -> str:
         state = "…" if not card.finished else ("✗" if card.is_error else "✓")
         summary_colour = colours["error"] if card.is_error else colours["muted"]
-        summary = f'<br><span style="color:{summary_colour}">{esc(card.summary)}</span>' if card.summary else ""
+        summary = f'<br><span style="color:{summary_colour}">{card_text(card.summary)}</span>' if card.summary else ""
         thumbs = "".join(f'<img src="{url}" width="{THUMB_WIDTH}"> ' for url in card.thumbs)
         thumbs = f"<br>{thumbs}" if thumbs else ""
         return (f'<table width="100%" cellpadding="4" border="1" cellspacing="0" '
                 f'style="border-color:{colours["border"]}; background:{colours["card"]}; margin:4px 0">'
-                f"<tr><td>{state} <b>{esc(card.name)}</b> "
+                f"<tr><td>{state} <b>{card_text(card.name)}</b> "
                 f'<span style="font-family:monospace; font-size:small">{esc(short_arguments(card.arguments))}</span>'
                 f"{summary}{thumbs}</td></tr></table>")
 
@@ -600,7 +610,7 @@ class ChatPane(QWidget):
 
 
 def _label(citation: Citation) -> str:
-    return f"{Path(citation.document.split('?', 1)[0]).name} p. {citation.page}"
+    return f"{neutralise(Path(citation.document.split('?', 1)[0]).name)} p. {citation.page}"
 
 
 def _same_name(reference: str, name: str) -> bool:

@@ -16,7 +16,9 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 
+from pdfdesk.core.documents import mupdf_message
 from pdfdesk.core.errors import INTERNAL_ERROR, PDF_ERROR, PdfDeskError
+from pdfdesk.core.mupdf_errors import is_mupdf_error
 
 log = logging.getLogger(__name__)
 
@@ -24,16 +26,18 @@ ErrorDetails = dict[str, Any]
 
 
 def error_details(exc: BaseException) -> ErrorDetails:
-    """The ToolResult-style `{"error", "message", "hint"}` of any exception."""
+    """The ToolResult-style `{"error", "message", "hint"}` of any exception. Only what MuPDF raised
+    is blamed on the document; anything else is named by its class, so a bug looks like one."""
     if isinstance(exc, PdfDeskError):
         return exc.to_details()
-    if type(exc) in (RuntimeError, ValueError) or type(exc).__module__.startswith("pymupdf"):  # MuPDF's own
-        return {"error": PDF_ERROR, "message": f"MuPDF could not process the document: {exc}.",
+    if is_mupdf_error(exc):
+        return {"error": PDF_ERROR, "message": f"MuPDF could not process the document: {mupdf_message(exc)}.",
                 "hint": "The file may be damaged; try another copy."}
-    if isinstance(exc, (OSError, RuntimeError, ValueError)) and str(exc):  # messages meant for people
-        return {"error": INTERNAL_ERROR, "message": str(exc), "hint": ""}
-    return {"error": INTERNAL_ERROR, "message": f"{type(exc).__name__}: {exc}",
-            "hint": "This is a bug in pdfdesk; please report it."}
+    message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if isinstance(exc, OSError):  # the disk or the file system, not necessarily a bug
+        return {"error": INTERNAL_ERROR, "message": message,
+                "hint": "Check that the file or folder exists and may be read and written."}
+    return {"error": INTERNAL_ERROR, "message": message, "hint": "This is a bug in pdfdesk; please report it."}
 
 
 class _Relay(QObject):

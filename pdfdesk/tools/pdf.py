@@ -19,6 +19,7 @@ from pdfdesk.agent.providers import make_provider
 from pdfdesk.agent.providers.base import ChatRequest, Message, ProviderError
 from pdfdesk.core.config import MB, Config, get_config
 from pdfdesk.core.errors import MODEL_ERROR, TOO_MANY_PDFS, VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.fence import neutralise
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.tools.common import PAGES_PROPERTY, PASSWORD_PROPERTY, PATH_PROPERTY, object_schema
 from pdfdesk.tools.registry import ToolResult, register, text_item, untrusted_text_item
@@ -147,7 +148,7 @@ def pdf(args: dict[str, Any]) -> ToolResult:
                            "(ANTHROPIC_API_KEY, GEMINI_API_KEY or OPENAI_API_KEY, or the keyring via Settings).",
                            attempts=[])
     ref, native, answer, extraction, attempts = _analyze(docs, args.get("prompt") or DEFAULT_PROMPT, candidates, config)
-    names = [d.name for d in docs]
+    names = ", ".join(neutralise(d.name) for d in docs)
     details: dict[str, Any] = {"model": ref.label, "native": native, "attempts": attempts}
     details.update({"pdf": references[0]} if len(references) == 1 else {"pdfs": references})
     if args.get("pages") is not None:
@@ -158,7 +159,7 @@ def pdf(args: dict[str, Any]) -> ToolResult:
         details.update({"pages_sent": extraction.pages_sent, "images": extraction.images,
                         "pixels_total": extraction.pixels_total, "notes": extraction.notes})
     how = "read natively" if native else "read from extracted text" + (" and page images" if extraction and extraction.images else "")
-    header = f"Analysis of {', '.join(names)} by {ref.label} ({how})" + (
+    header = f"Analysis of {names} by {neutralise(ref.label)} ({how})" + (
         f" after {len(attempts)} failed attempt{'s' * (len(attempts) != 1)}" if attempts else "") + ":"
-    return ToolResult(content=[text_item(header), untrusted_text_item(answer, f"{ref.label} on {', '.join(names)}")],
+    return ToolResult(content=[text_item(header), untrusted_text_item(answer, f"{ref.label} on {names}")],
                       details=details)

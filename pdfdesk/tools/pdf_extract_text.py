@@ -7,6 +7,8 @@ from typing import Any
 
 from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, mupdf_message, open_pdf
 from pdfdesk.core.errors import PdfDeskError
+from pdfdesk.core.fence import neutralise
+from pdfdesk.core.mupdf_errors import is_mupdf_error
 from pdfdesk.core.pages import format_page_set, parse_page_spec
 from pdfdesk.core.hidden_text import HiddenTextReport, findings_of
 from pdfdesk.core.text import has_images, has_text, ocr_page_text, page_text, tesseract_available, text_page
@@ -39,6 +41,8 @@ def _read_pages(opened: OpenedPdf, pages: list[int], ocr: bool) -> PageReading:
         try:
             reading.texts[number] = _read_page(opened, number, can_ocr, reading)
         except (PdfDeskError, *MUPDF_ERRORS) as exc:  # one broken page must not hide the others
+            if not isinstance(exc, PdfDeskError) and not is_mupdf_error(exc):
+                raise  # pdfdesk's own bug, not damage in the page: reported as such by the registry
             reading.damaged[number] = exc.message if isinstance(exc, PdfDeskError) else mupdf_message(exc)
             reading.texts[number] = ""
     return reading
@@ -48,7 +52,7 @@ def _read_page(opened: OpenedPdf, number: int, can_ocr: bool, reading: PageReadi
     page = opened.load_page(number)
     textpage = text_page(page)
     text = page_text(page, textpage)
-    reading.hidden.add(*findings_of(opened.analyses).analyse(page, textpage), number)
+    reading.hidden.add(findings_of(opened.analyses).analyse(page, textpage), number)
     if not has_text(text):
         images = has_images(page)
         if can_ocr and images:
@@ -127,7 +131,7 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
     body, complete, cut_at = _assemble(texts, max_chars)
     total_chars = sum(len(t) for t in texts.values())
     total = details["pages_total"]
-    header = (f"Document: {name}{note} ({total} page{'s' * (total != 1)}). "
+    header = (f"Document: {neutralise(name)}{note} ({total} page{'s' * (total != 1)}). "
               f"Pages shown: {format_page_set(complete) or 'none complete'} of requested {format_page_set(pages)}.")
     notices: list[str] = []
     if cut_at is not None:
@@ -150,7 +154,7 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
     if reading.damaged:
         first = next(iter(reading.damaged.values()))
         notices.append(_pages_phrase(list(reading.damaged), "could not be read", "could not be read")
-                       + f" (the file is damaged there: {first}).")
+                       + f" (the file is damaged there: {neutralise(first, limit=None, quotes=False)}).")
         details["damaged_pages"] = format_page_set(list(reading.damaged))
     if warnings:
         details["damage_warnings"] = [w[:300] for w in warnings[-10:]]

@@ -10,6 +10,7 @@ from typing import Any
 import pymupdf
 
 from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, open_pdf
+from pdfdesk.core.fence import neutralise
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.core.text import survey_text_layer
 from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, count_entries, document_details, object_schema, repaired_note
@@ -19,6 +20,7 @@ _PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Z
 _PAPER = {"A3": (842, 1191), "A4": (595, 842), "A5": (420, 595), "Letter": (612, 792), "Legal": (612, 1008),
           "Tabloid": (792, 1224)}
 _MAX_FIELDS = 200
+_MAX_FIELDS_COUNTED = 10_000  # widgets counted; a hostile form can hold millions
 
 
 def parse_pdf_date(value: str | None) -> str | None:
@@ -65,22 +67,35 @@ def _permissions(doc: pymupdf.Document) -> dict[str, bool]:
 
 
 def _form_fields(doc: pymupdf.Document) -> dict[str, Any]:
-    """Every form field widget (the count), and the first `_MAX_FIELDS` of them listed."""
+    """Every form field widget (the count, up to `_MAX_FIELDS_COUNTED`), and the first `_MAX_FIELDS`
+    of them listed. A page whose fields MuPDF refuses (a field nested in itself, or thousands deep)
+    is named in `unreadable_pages` instead of failing the whole call."""
     count = 0
     fields: list[dict[str, Any]] = []
+    unreadable: list[int] = []
     if doc.is_form_pdf:
         for page in doc:
-            for widget in page.widgets() or []:
-                count += 1
-                if len(fields) >= _MAX_FIELDS:
-                    continue
-                value = widget.field_value
-                fields.append({
-                    "name": widget.field_name, "type": widget.field_type_string,
-                    "value": value if isinstance(value, (str, bool, int, float)) or value is None else str(value),
-                    "page": page.number + 1,
-                })
-    return {"count": count, "fields": fields, "fields_listed": len(fields)}
+            if count >= _MAX_FIELDS_COUNTED:
+                break
+            try:
+                for widget in page.widgets() or []:
+                    count += 1
+                    if len(fields) >= _MAX_FIELDS:
+                        continue
+                    value = widget.field_value
+                    fields.append({
+                        "name": widget.field_name, "type": widget.field_type_string,
+                        "value": value if isinstance(value, (str, bool, int, float)) or value is None else str(value),
+                        "page": page.number + 1,
+                    })
+            except MUPDF_ERRORS:
+                unreadable.append(page.number + 1)
+    found: dict[str, Any] = {"count": count, "fields": fields, "fields_listed": len(fields)}
+    if count >= _MAX_FIELDS_COUNTED:
+        found["count_capped"] = True
+    if unreadable:
+        found["unreadable_pages"] = format_page_set(unreadable)
+    return found
 
 
 def _page_sizes(doc: pymupdf.Document) -> tuple[dict[str, Any] | None, int]:
@@ -161,7 +176,7 @@ def _summary(d: dict[str, Any], opened: OpenedPdf) -> tuple[str, str]:
         paper = f" ({size['name']}, {size['orientation']})" if size["name"] else f" ({size['orientation']})"
         size_line = f"Page size: {size['width_pt']} x {size['height_pt']} pt{paper}"
     lines = [
-        f"File: {d['file']}{repaired_note(opened)}",
+        f"File: {neutralise(d['file'])}{repaired_note(opened)}",
         f"Pages: {d['pages']}  Bytes: {d['bytes']:,}  PDF version: {d['pdf_version'] or 'unknown'}",
         size_line + (f"; {d['page_sizes_distinct']} different sizes" if d["page_sizes_distinct"] > 1 else ""),
         f"Encryption: {d['encryption'] or 'none'}",
@@ -174,7 +189,8 @@ def _summary(d: dict[str, Any], opened: OpenedPdf) -> tuple[str, str]:
                      + (f" (scanned images on {d['scanned_pages']})" if d["scanned_pages"] else ""))
     else:
         lines.append(f"Every page has a text layer{partial}.")
-    meta_lines = [f"{label}: {d[key]}" for key, label in
+    # One line per field even inside the fence: a title cannot forge an "Author:" line of its own.
+    meta_lines = [f"{label}: {neutralise(d[key], limit=None, quotes=False)}" for key, label in
                   (("title", "Title"), ("author", "Author"), ("subject", "Subject"), ("keywords", "Keywords"),
                    ("creator", "Creator"), ("producer", "Producer"), ("created", "Created"), ("modified", "Modified"))
                   if d[key]]

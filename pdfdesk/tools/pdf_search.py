@@ -8,10 +8,13 @@ from typing import Any
 
 import pymupdf
 
+from pdfdesk.core.config import get_config
 from pdfdesk.core.documents import MUPDF_ERRORS, open_pdf
+from pdfdesk.core.fence import neutralise
 from pdfdesk.core.hidden_text import HiddenSpan, HiddenTextReport, findings_of
 from pdfdesk.core.pages import format_page_set
-from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.errors import OUTSIDE_WORKSPACE, VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.policy import check_path_allowed
 from pdfdesk.index.builder import Target
 from pdfdesk.index.hybrid import rrf
 from pdfdesk.index.library import INDEXED, Library
@@ -48,10 +51,10 @@ def _flag_hidden_text(args: dict[str, Any], matches: list[dict[str, Any]], detai
         findings = findings_of(opened.analyses)
         for number in pages:
             try:
-                spans, ocr_layer = findings.analyse(opened.doc.load_page(number - 1))
+                found = findings.analyse(opened.doc.load_page(number - 1))
             except MUPDF_ERRORS:
                 continue
-            report.add(spans, ocr_layer, number)
+            report.add(found, number)
     by_page: dict[int, list[HiddenSpan]] = {}
     for span in report.spans:
         by_page.setdefault(span.page, []).append(span)
@@ -68,22 +71,37 @@ def _flag_hidden_text(args: dict[str, Any], matches: list[dict[str, Any]], detai
         details["hidden_text_notice"] = report.notice(format_page_set)
 
 
+def _allowed(path: str) -> bool:
+    try:
+        check_path_allowed(Path(path), get_config())
+    except PdfDeskError:
+        return False
+    return True
+
+
 def _search_library(args: dict[str, Any], query: str, mode: str) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
-    """Every indexed library document: per-document rankings fused by rank, then decorated."""
+    """Every indexed library document the file policy allows: per-document rankings fused by rank,
+    then decorated. Under workspace roots the library may still list files added before (or from a
+    front end without roots): those are neither opened nor named, only counted."""
     limit = args.get("max_results", 10)
     rankings: list[list[tuple[str, int]]] = []
     pool: dict[tuple[str, int], tuple[Target, dict[str, Any]]] = {}
     skipped: list[dict[str, str]] = []
     modes: set[str] = set()
     reasons: set[str] = set()
-    entries = [e for e in Library().entries() if e.status == INDEXED]
+    indexed = [e for e in Library().entries() if e.status == INDEXED]
+    entries = [e for e in indexed if _allowed(e.path)]
+    outside = len(indexed) - len(entries)
     for entry in entries:
         try:
             with open_pdf(entry.path) as opened:
                 target = Target(opened.source, None, opened.fingerprint)
                 page_count = opened.page_count
         except PdfDeskError as exc:
-            skipped.append({"file": entry.path, "error": exc.code})
+            if exc.code == OUTSIDE_WORKSPACE:  # e.g. a symlink under a root that now leads out of it
+                outside += 1
+            else:
+                skipped.append({"file": entry.path, "error": exc.code})
             continue
         found = search_document(target, page_count, query, mode, args.get("granularity", "page"), limit,
                                 args.get("excerpt_style", "paragraph"), args.get("context_chars", 200),
@@ -101,13 +119,15 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> tuple[list[d
     chosen = [pool[key] for key, _ in rrf(rankings)[:limit]]
     for target, match in chosen:
         decorate_matches(target, [match], query, args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
-    details: dict[str, Any] = {"library": True, "documents_searched": len(entries) - len(skipped),
+    details: dict[str, Any] = {"library": True, "documents_searched": len(rankings),
                                "mode_requested": mode,
                                "mode_used": "mixed" if len(modes) > 1 else (modes.pop() if modes else "keyword")}
     if reasons:
         details["mode_reason"] = "; ".join(sorted(reasons))
     if skipped:
         details["documents_skipped"] = skipped
+    if outside:
+        details["documents_outside_roots"] = outside
     return [match for _, match in chosen], details, "the library"
 
 
@@ -127,11 +147,15 @@ def _cap_response(matches: list[dict[str, Any]], entries: list[str], limit: int)
 
 
 def _format(match: dict[str, Any], rank: int, library: bool = False) -> str:
-    prefix = f"{Path(match['file']).name}, " if library else ""
+    """One match: its heading line (names and section titles neutralised, so one cannot pose as
+    another match's heading), then the excerpt."""
+    prefix = f"{neutralise(Path(match['file']).name)}, " if library else ""
     if match["granularity"] == "section":
-        where = f"§ {match.get('path') or match['title']} (pages {match['start_page']}-{match['end_page']}; hit on p. {match['page']})"
+        title = neutralise(match.get("path") or match["title"], limit=None, quotes=False)
+        where = f"§ {title} (pages {match['start_page']}-{match['end_page']}; hit on p. {match['page']})"
     else:
-        where = f"page {match['page']}" + (f" — {match['section']}" if match.get("section") else "")
+        section = neutralise(match["section"], limit=None, quotes=False) if match.get("section") else ""
+        where = f"page {match['page']}" + (f" — {section}" if section else "")
     flag = "  (low confidence: related in meaning, no keyword match)" if match.get("low_confidence") else ""
     if match.get("hit_in_hidden_text"):
         flag += "  (HIDDEN TEXT: the hit is in text a reader cannot see)"
@@ -186,11 +210,13 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
                     "matches": matches, "count": len(matches), "matches_omitted": omitted})
     if mode == "auto" and details["mode"] == "keyword" and granularity == "page" and details.get("mode_reason"):
         details["semantic_unavailable"] = details["mode_reason"]
-    header = f"{len(matches)} match{'es' * (len(matches) != 1)} for {query!r} in {name}"
+    header = f"{len(matches)} match{'es' * (len(matches) != 1)} for \"{neutralise(query)}\" in {neutralise(name)}"
     if omitted:
         header += f" ({omitted} more omitted to keep the response small; ask for fewer or narrower results)"
+    if details.get("documents_outside_roots"):
+        header += f" ({details['documents_outside_roots']} library documents outside the allowed folders were not searched)"
     if details.get("note"):
-        header += f"\nNote: {details['note']}"
+        header += f"\nNote: {neutralise(details['note'], limit=None, quotes=False)}"
     warning = details.pop("hidden_text_notice", None)
     content = [text_item(header + "." + (f"\n{warning}" if warning else ""))]
     if matches:

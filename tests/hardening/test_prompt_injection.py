@@ -269,12 +269,14 @@ def test_document_text_reaches_the_model_only_inside_unforgeable_fences(provider
         for phrase in (VISIBLE, INVISIBLE, WHITE, TINY, AFTER_FORGED, FORGED, TITLE, OUTLINE, "SYSTEM",
                        "Ignore", "mallory"):
             assert phrase.lower() not in free.lower(), (phrase, free)
-    # The forged closing marker sits inside the real fence, which closes with its own nonce after it.
+    # The forged closing marker sits inside the real fence, defused (it reads the same to a person but
+    # is no marker), and the real fence closes with its own nonce after it.
     (nonce,) = nonces(extract)
     assert nonce != FORGED_NONCE
     real_close = f"<<<END_PDF_CONTENT {nonce}>>>"
-    assert extract.count(real_close) == 1
-    assert extract.index(f"<<<PDF_CONTENT {nonce} ") < extract.index(FORGED) < extract.index(AFTER_FORGED) \
+    defused = FORGED.replace("<<<", "\u2039\u2039\u2039")
+    assert extract.count("<<<END_PDF_CONTENT") == 1 and extract.count(real_close) == 1
+    assert extract.index(f"<<<PDF_CONTENT {nonce} ") < extract.index(defused) < extract.index(AFTER_FORGED) \
         < extract.index(real_close)
     # Every result gets its own nonce.
     all_nonces = [n for text in (extract, info, outline, search) for n in nonces(text)]
