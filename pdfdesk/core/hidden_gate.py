@@ -2,8 +2,15 @@
 
 Only pages whose content streams (and the form XObjects they draw) could hide text get the full
 analysis in hidden_text: text render modes 3/7, light fill colours or a colour used for a filled
-shape and then for text, font sizes or matrices that shrink text below 1 pt, text origins far
-outside the page. A page without those operators cannot carry the flagged kinds.
+shape and then for text, font sizes or matrices that shrink text below TINY_PT, text origins far
+outside the page, graphics states (gs) that make text (nearly) transparent, and shapes, images or
+forms painted after text has been drawn (they may cover it). A page without those operators cannot
+carry the flagged kinds.
+
+The streams come from page_streams, which reads them within its limits: a page it refuses, whose
+streams cannot be decoded, or that holds more than the full analysis may read within the per-page
+budget (MAX_ANALYSED_TOKENS) gets a gate that says so (`unchecked`), and the page is reported as
+not checked rather than passed as clean.
 
 MuPDF extracts a CJK or Arabic page's text at some 20-30 KB of content a millisecond, and such a
 page holds 8-50 KB, mostly glyph ids in hex strings. Every pass Python makes over the stream costs
@@ -22,16 +29,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
 import pymupdf
+from pymupdf import mupdf
 
-TINY_PT = 1.0
+from pdfdesk.core.page_streams import Form, page_streams, read_form
+
+TINY_PT = 2.0               # text smaller than this is too small to read
 LIGHT = 0.9                 # every colour channel at least this bright counts as white
+INVISIBLE_ALPHA = 0.05      # a fill (or stroke) opacity under this leaves nothing a reader sees
 OFF_PAGE_MARGIN = 50.0      # a text origin this far outside the MediaBox is off the page, not a bleed
+COVER_MIN = 2.0             # a rectangle thinner than this (in points) covers no readable text
+MAX_ANALYSED_TOKENS = 200_000  # operands and operators the full analysis may have MuPDF report
 PageSize = Callable[[], float]   # the page's longest side, asked for only when needed
+Transparent = Callable[[str], bool]  # whether a named graphics state makes drawing invisible
 
 
 @dataclass
@@ -41,15 +55,21 @@ class Gate:
     spans: bool = False     # invisible, tiny, light or same-colour text: read the spans
     fills: bool = False     # compare text colour with the shapes behind it
     off_page: bool = False  # text placed far outside the page: trace it
+    covers: bool = False    # something is painted after text: see whether it covers any
+    unchecked: str | None = None  # why the page could not be checked (then nothing else counts)
+    tokens: int = field(default=0, compare=False)  # how much the full analysis would read
 
     @property
     def any(self) -> bool:
-        return self.spans or self.fills or self.off_page
+        return self.spans or self.fills or self.off_page or self.covers
 
-    def add(self, other: Gate) -> None:
+    def add(self, other: Gate, times: int = 1) -> None:
         self.spans |= other.spans
         self.fills |= other.fills
         self.off_page |= other.off_page
+        self.covers |= other.covers
+        self.unchecked = self.unchecked or other.unchecked
+        self.tokens += other.tokens * times
 
 
 # Forward, an operator is preceded by whitespace or one of "]>)" and followed by whitespace or one
@@ -87,6 +107,7 @@ class _Patterns:
         self.cmyk = re.compile(_operator(b"k") + self._args(4, 1))
         self.scn = re.compile(rb"s(?:(?<=[" + _FOLLOWS + rb"]cs)|(?<=[" + _FOLLOWS + rb"](n)cs))(?![^"
                               + _PRECEDES + rb"])" + self._args(4, 1))
+        self.ext_gstate = re.compile(_operator(b"gs") + self._args(1))
 
     def _args(self, count: int, required: int | None = None, grouped: int = 0) -> bytes:
         """Up to `count` operands after a reversed operator (at least `required`, default all),
@@ -139,7 +160,7 @@ _HEX = re.compile(rb"<[0-9A-Fa-f\s]*>")
 _FILL_TABLE = bytes(32 if chr(i) in "\0\t\n\x0b\x0c\r []<>()/%{}" else ord("f") if chr(i) in "fFBb"
                     else i if chr(i) == "*" else ord("x") for i in range(256))
 _FILL = re.compile(rb" f\*?(?= )")
-_DRAW_XOBJECT = re.compile(rb"Do")
+_DRAW_XOBJECT = re.compile(rb"Do(?![^" + _FOLLOWS + rb"])")
 # The colour order check works forwards on a stream without its strings.
 _STRINGS = re.compile(rb"\([^)]*\)|<[0-9A-Fa-f\s]*>")
 _ORDER = re.compile(rb"(?<![^\s\]>)])(?:(rg|scn|sc|g|k)|(f\*?|F|B\*?|b\*?)|(BT))(?![^\s\[/(<%])")
@@ -201,15 +222,34 @@ class _Memo(dict[Any, Any]):
         return value
 
 
-def _is_tiny(key: tuple[frozenset[bytes], frozenset[bytes]]) -> bool:
-    """Whether the smallest Tf size times the smallest matrix scale is under 1 pt, given the
-    sizes' operands and the matrices' first four numbers, captured backwards."""
-    tokens, groups = key
+def _is_tiny(key: tuple[frozenset[bytes], frozenset[bytes], frozenset[bytes]]) -> tuple[bool, bool]:
+    """Whether text may be drawn under TINY_PT, given the Tf sizes' operands and the first four
+    numbers of the Tm and cm matrices, captured backwards: (whatever the text matrix, if some text
+    is shown before any Tm of its text object, at the identity matrix). A size is the smallest Tf
+    size times the smallest Tm scale times the smallest cm scale under 1 (documents that set the
+    size in the matrix, "1 Tf 12 0 0 12 x y Tm", are common: they pass unless some text goes out
+    at 1 pt before its Tm)."""
+    tokens, text_matrices, matrices = key
     sizes = [0.0] if b"" in tokens else list(map(abs, _numbers(tokens)))
-    return bool(sizes) and min(sizes) * min([1.0, *_scales(groups)]) < TINY_PT
+    if not sizes:
+        return False, False
+    base = min(sizes) * min([1.0, *_scales(matrices)])
+    scales = _scales(text_matrices)
+    return bool(scales) and base * min(scales) < TINY_PT, base * min([1.0, *scales]) < TINY_PT
 
 
 _TINY = _Memo(_is_tiny)
+_TM = re.compile(rb"Tm(?<![^" + _PRECEDES + rb"]Tm)(?![^" + _FOLLOWS + rb"])")
+
+
+def _text_before_matrix(ops: bytes) -> bool:
+    """Whether some text object shows text before its first Tm (BT resets the text matrix)."""
+    for block in ops.split(b"BT")[1:]:
+        found = _TM.search(block)
+        head = block[:found.start()] if found else block
+        if b"Tj" in head or b"TJ" in head or b"'" in head or b'"' in head:
+            return True
+    return False
 
 
 def _render_mode_hides(rev: bytes, patterns: _Patterns) -> bool:
@@ -237,12 +277,12 @@ def _off_page(matrices: list[tuple[bytes, bytes, bytes]], size: PageSize) -> boo
     return bool(coordinates) and (min(coordinates) < -OFF_PAGE_MARGIN or max(coordinates) > size() + 10)
 
 
-def _tiny(rev: bytes, patterns: _Patterns, matrices: list[tuple[bytes, bytes, bytes]]) -> bool:
-    """Whether some text is drawn under 1 pt: the smallest font size set by Tf (0 where its
-    operand cannot be read) times the smallest scale of the Tm and cm matrices."""
-    groups = frozenset(map(itemgetter(2), matrices))
-    groups |= frozenset(map(itemgetter(2), patterns.ctm.findall(rev)))
-    return _TINY[frozenset(patterns.font_size.findall(rev)), groups]
+def _tiny(rev: bytes, patterns: _Patterns, matrices: list[tuple[bytes, bytes, bytes]], ops: bytes) -> bool:
+    """Whether some text may be drawn under TINY_PT (see _is_tiny)."""
+    text_matrices = frozenset(map(itemgetter(2), matrices))
+    others = frozenset(map(itemgetter(2), patterns.ctm.findall(rev)))
+    whatever, at_identity = _TINY[frozenset(patterns.font_size.findall(rev)), text_matrices, others]
+    return whatever or (at_identity and (not text_matrices or _text_before_matrix(ops)))
 
 
 def _is_light(values: list[float], op: bytes) -> bool:
@@ -314,13 +354,14 @@ def _same_colour_order(ops: bytes) -> bool:
     return False
 
 
-def gate_stream(content: bytes, size: PageSize) -> Gate:
-    """Which checks the text drawn by one content stream needs."""
-    return _gate_ops(content, size)[0]
+def gate_stream(content: bytes, size: PageSize, transparent: Transparent | None = None) -> Gate:
+    """Which checks the text drawn by one content stream needs; `transparent` looks up the
+    graphics states it names (without it, any gs may hide text)."""
+    return _gate_ops(content, size, transparent)[0]
 
 
-def _gate_ops(content: bytes, size: PageSize) -> tuple[Gate, bytes]:
-    """The stream's gate, and the operators it searched (to look for form XObjects in)."""
+def _gate_ops(content: bytes, size: PageSize, transparent: Transparent | None = None) -> tuple[Gate, bytes]:
+    """The stream's gate, and the operators it searched."""
     gate = Gate()
     skeleton = _skeleton(content)
     ops, patterns = (content, _WHOLE) if skeleton is None else (skeleton, _SKELETON)
@@ -330,25 +371,99 @@ def _gate_ops(content: bytes, size: PageSize) -> tuple[Gate, bytes]:
     gate.spans = _render_mode_hides(rev, patterns)
     matrices = patterns.text_matrix.findall(rev)
     gate.off_page = bool(matrices) and _off_page(matrices, size)
-    gate.spans |= _tiny(rev, patterns, matrices)
+    gate.spans |= _tiny(rev, patterns, matrices, ops)
+    states = patterns.ext_gstate.findall(rev)  # (a literal-prefix scan beats a two-byte "in")
+    if states:
+        gate.spans |= _transparent_state(states, transparent)
+    text_at = ops.find(b"BT")
+    if text_at >= 0 and b"D" in ops and _DRAW_XOBJECT.search(ops, text_at):
+        gate.covers = True  # an image or form drawn after text
+    elif text_at >= 0 and skeleton is None and b"BI" in ops[text_at:]:
+        gate.covers = True  # an inline image
+    # Where the first fill is, on a copy that makes fill operators easy to find (one pass finds
+    # whether there is one at all, and most often whether there is one after text too).
+    filled = (b" " + ops + b" ").translate(_FILL_TABLE)
+    first_fill = _FILL.search(filled)
+    if text_at >= 0 and first_fill is not None and not gate.covers:
+        after = first_fill if first_fill.start() > text_at else _FILL.search(filled, text_at + 1)
+        gate.covers = after is not None and _big_shape_after(ops, text_at, rev, patterns)
     if not (b"g" in ops or b"k" in ops or (b"s" in ops and b"sc" in ops)):
         # Nothing but the default black: not light, and black text on a black shape is left
         # alone (black rules and boxes are everywhere), as the colour order check always has.
         return gate, ops
-    if _light_colour(rev, patterns) or _colour_reused(ops, content):
+    if _light_colour(rev, patterns) or (first_fill is not None and _same_colour_order(_operators(content))):
         gate.spans = gate.fills = True
     return gate, ops
 
 
-def _colour_reused(ops: bytes, content: bytes) -> bool:
-    """Whether a colour that fills a shape is then used for text (the forward order check runs
-    only when a fill operator is there at all)."""
-    return bool(_FILL.search((b" " + ops + b" ").translate(_FILL_TABLE))) and _same_colour_order(_operators(content))
+def _transparent_state(names: list[bytes], transparent: Transparent | None) -> bool:
+    """Whether one of the graphics states a stream selects makes what it draws invisible."""
+    if transparent is None:
+        return bool(names)
+    return any(transparent(_name(raw[::-1])) for raw in set(names))
+
+
+def _name(token: bytes) -> str:
+    """A name operand ("/GS#200") as the key a dictionary holds ("GS 0")."""
+    token = token[1:] if token.startswith(b"/") else token
+    if b"#" in token:
+        token = re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), token)
+    return token.decode("latin-1")
+
+
+_RECT = re.compile(rb"([-+.0-9]+)[" + _WS + rb"]+([-+.0-9]+)[" + _WS + rb"]+re(?![^" + _FOLLOWS + rb"])")
+_MOVE = re.compile(rb"[" + _WS + rb"]m(?![^" + _FOLLOWS + rb"])")
+
+
+def _big_shape_after(ops: bytes, text_at: int, rev: bytes, patterns: _Patterns) -> bool:
+    """Whether a path built after the first text object could cover text: a free-form outline,
+    or a rectangle at least COVER_MIN wide and high (in points: the largest cm scale counts).
+    Rules and underlines, the usual shapes after text, are thinner."""
+    if _MOVE.search(ops, text_at):
+        return True
+    scale = max([1.0, *_scales(frozenset(map(itemgetter(2), patterns.ctm.findall(rev))))])
+    for width, height in _RECT.findall(ops, text_at):
+        try:
+            if min(abs(float(width)), abs(float(height))) * scale >= COVER_MIN:
+                return True
+        except ValueError:
+            return True
+    return False
+
+
+_EXT_GSTATE = mupdf.PDF_ENUM_NAME_ExtGState
+
+
+def _transparency(resources: Callable[[], mupdf.PdfObj | None]) -> Transparent:
+    """Looks up a named graphics state in the resources (fetched only when a stream selects one):
+    does it set a fill or stroke opacity under INVISIBLE_ALPHA? (A name they do not define
+    selects nothing: MuPDF ignores it.)"""
+    def hides(name: str) -> bool:
+        found = resources()
+        states = mupdf.pdf_dict_get(found, _EXT_GSTATE) if found is not None else None
+        if states is None or not mupdf.pdf_is_dict(states):
+            return False
+        state = mupdf.pdf_dict_gets(states, name)
+        if not mupdf.pdf_is_dict(state):
+            return False
+        for key in ("ca", "CA"):
+            value = mupdf.pdf_dict_gets(state, key)
+            if mupdf.pdf_is_number(value) and mupdf.pdf_to_real(value) < INVISIBLE_ALPHA:
+                return True
+        return False
+
+    return hides
+
+
+def _whitespace(ops: bytes) -> int:
+    """An upper bound on a stream's operators and operands: its whitespace bytes."""
+    return len(ops) - len(ops.translate(None, b"\0\t\n\x0b\x0c\r "))
 
 
 def gate_page(page: pymupdf.Page, forms: dict[int, Gate] | None = None) -> Gate:
     """Which checks a page needs, from its contents and the form XObjects it draws (each form
-    checked once per document when `forms` is kept between calls)."""
+    checked once per document when `forms` is kept between calls). A page that cannot be checked
+    within the limits gets a gate saying why (`unchecked`)."""
     cache: list[float] = []
 
     def size() -> float:  # page.mediabox or page.bound() cost more than this whole check
@@ -357,25 +472,43 @@ def gate_page(page: pymupdf.Page, forms: dict[int, Gate] | None = None) -> Gate:
             cache.append(max(rect.x1 - rect.x0, rect.y1 - rect.y0))  # /Rotate may swap the sides
         return cache[0]
 
-    try:
-        content = page.read_contents()
-    except Exception:  # unreadable contents: let the full analysis decide
-        return Gate(spans=True, fills=True)
-    gate, ops = _gate_ops(content, size)
-    if _DRAW_XOBJECT.search(ops):
-        for xref, *_rest in page.get_xobjects():
-            gate.add(_form_gate(page.parent, xref, size, forms))
+    streams = page_streams(page)
+    if streams.refused:
+        return Gate(unchecked=streams.refused)
+    if not streams.complete:
+        return Gate(unchecked="its content streams could not be decoded")
+    def resources() -> mupdf.PdfObj:
+        if streams.resources is None:
+            streams.resources = mupdf.pdf_page_resources(mupdf.pdf_page_from_fz_page(page.this))
+        return streams.resources
+
+    gate, ops = _gate_ops(streams.content, size, _transparency(resources))
+    for form in streams.forms:
+        gate.add(_form_gate(page.parent, form, size, forms), form.draws)
+    if gate.any and not gate.unchecked:
+        gate.tokens += _whitespace(ops)
+        if gate.tokens > MAX_ANALYSED_TOKENS:
+            gate.unchecked = (f"it draws too much for the check to analyse (some {gate.tokens:,} "
+                              f"operators and operands, forms counted each time they are drawn)")
     return gate
 
 
-def _form_gate(doc: pymupdf.Document, xref: int, size: PageSize, forms: dict[int, Gate] | None) -> Gate:
-    """A form XObject's gate, from `forms` when an earlier page drew the same form."""
-    cached = forms.get(xref) if forms is not None else None
-    if cached is None:
+def _form_gate(doc: pymupdf.Document, form: Form, size: PageSize, forms: dict[int, Gate] | None) -> Gate:
+    """A form XObject's gate, from `forms` when an earlier page drew the same form. (The page's
+    walk bounded what its forms hold, so reading one here is bounded too.)"""
+    cached = forms.get(form.xref) if forms is not None else None
+    if cached is not None:
+        return cached
+    data, complete = form.data, True
+    if data is None:
         try:
-            cached = gate_stream(doc.xref_stream(xref) or b"", size)
-        except Exception:
-            cached = Gate(spans=True, fills=True)
-        if forms is not None:
-            forms[xref] = cached
-    return cached
+            data, complete = read_form(form.xref, doc)
+        except mupdf.FzErrorBase:
+            data, complete = b"", False
+    if not complete:
+        return Gate(unchecked="a form it draws could not be decoded")
+    gate, ops = _gate_ops(data, size, _transparency(lambda: form.resources))
+    gate.tokens = _whitespace(ops)
+    if forms is not None:
+        forms[form.xref] = gate
+    return gate

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import pymupdf
 
+from pdfdesk.core.page_streams import check_page
+
 MIN_DPI = 72
 MAX_DPI = 300
 DEFAULT_DPI = 150
@@ -45,6 +47,7 @@ def render_pixmap(
     max_pixels: int = MAX_PIXELS,
 ) -> pymupdf.Pixmap:
     """An RGB pixmap of the page (or of `clip`) at `zoom` (1.0 = 72 dpi), within the pixel cap."""
+    check_page(page)  # a page built to exhaust MuPDF is refused before it runs
     area = clip if clip is not None else page.rect
     zoom = fit_zoom(area, zoom, max_pixels)
     return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip, alpha=alpha, annots=True)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import pymupdf
 from pymupdf import mupdf
 
+from pdfdesk.core.page_streams import check_page, refusal
+
 MIN_TEXT_CHARS = 3
 # Ligatures expanded ("ﬁ" -> "fi") so text searches and copies like the words it shows; no images.
 # MEDIABOX_CLIP: MuPDF leaves out characters outside the page while it builds the TextPage.
@@ -21,7 +23,9 @@ _BLANK_LINES = re.compile(r"\n\n+")
 
 
 def text_page(page: pymupdf.Page) -> pymupdf.TextPage:
-    """The page's TextPage with pdfdesk's flags; reuse it for several get_text calls on one page."""
+    """The page's TextPage with pdfdesk's flags; reuse it for several get_text calls on one page.
+    A page built to exhaust MuPDF is refused first (pdf_error; see page_streams.check_page)."""
+    check_page(page)
     return page.get_textpage(flags=TEXT_FLAGS)
 
 
@@ -99,6 +103,7 @@ def tesseract_available() -> bool:
 
 def ocr_page_text(page: pymupdf.Page, language: str = "eng", dpi: int = 300) -> str:
     """OCR a page through PyMuPDF's Tesseract bridge (caller checks `tesseract_available`)."""
+    check_page(page)
     textpage = page.get_textpage_ocr(language=language, dpi=dpi, full=True)
     return page_text(page, textpage=textpage)
 
@@ -106,6 +111,8 @@ def ocr_page_text(page: pymupdf.Page, language: str = "eng", dpi: int = 300) -> 
 def passage_rects(page: pymupdf.Page, passage: str, limit: int = 8) -> list[tuple[float, float, float, float]]:
     """Where a quoted passage sits on its page: the rectangles of its opening words, trying
     shorter openings when the whole does not match (quotes are often reflowed or cut)."""
+    if refusal(page):  # MuPDF would have to run a page built to exhaust it
+        return []
     words = " ".join(passage.split()).split(" ")
     for length in (12, 8, 5, 3):
         needle = " ".join(words[:length]).strip()

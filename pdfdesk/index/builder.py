@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pdfdesk.core.documents import open_source
+from pdfdesk.core.outline import read_outline
 from pdfdesk.core.references import PdfSource
 from pdfdesk.core.text import page_text
 from pdfdesk.index import embedding, semantic
@@ -66,9 +67,10 @@ def _section_lines(target: Target, pages_total: int,
     need line positions (other pages belong whole to the section running at their top); without
     one, headings are found from every page's typography."""
     with open_source(target.source, target.password) as opened:
-        has_outline = bool(opened.doc.get_toc(simple=True))
+        outline = read_outline(opened.doc)
+        has_outline = bool(outline.entries)
         title = (opened.doc.metadata or {}).get("title") or target.source.name
-        start_pages = sorted({entry[2] for entry in opened.doc.get_toc(simple=True) if 1 <= entry[2] <= pages_total})
+        start_pages = sorted({entry.page for entry in outline.entries if entry.page and 1 <= entry.page <= pages_total})
     if has_outline:
         lines = _extract_lines(target, start_pages)
         with open_source(target.source, target.password) as opened:

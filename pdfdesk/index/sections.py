@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from pdfdesk.core.documents import MUPDF_ERRORS
-from pdfdesk.core.text import TEXT_FLAGS
+from pdfdesk.core.outline import read_outline
+from pdfdesk.core.text import TEXT_FLAGS, text_page
 
 MAX_HEADING_CHARS = 120
 MAX_TITLE_LINES = 4      # a title is looked for over at most this many consecutive lines
@@ -111,7 +111,7 @@ def _joined_spans(spans: list[dict]) -> str:
 def page_lines(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> list[Line]:
     """The page's text lines in MuPDF's reading order, with their font size and weight."""
     lines: list[Line] = []
-    data = page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage)
+    data = page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage if textpage is not None else text_page(page))
     for block in data["blocks"]:
         for line in block.get("lines", []):
             inked = [s for s in line["spans"] if s["text"].strip()]
@@ -132,45 +132,25 @@ def _clean_title(title: str) -> str:
     return nfkc(_SPACES.sub(" ", title).strip())
 
 
-def _destination_y(doc: pymupdf.Document, dest: dict, page: int) -> float:
-    """Top of an outline destination in page coordinates; 0 when it is missing or unusable.
-
-    GoTo destinations arrive in page coordinates already. Named ones (pdfTeX, texinfo) arrive
-    as the PDF's own bottom-up coordinate, with 0 standing for a missing top."""
-    point = dest.get("to")
-    if point is None:
-        return 0.0
-    y = float(point[1])
-    if not math.isfinite(y) or y <= 0:
-        return 0.0
-    if dest.get("kind") == pymupdf.LINK_GOTO:
-        return y
-    if dest.get("kind") == pymupdf.LINK_NAMED:
-        try:
-            top = doc.page_cropbox(page - 1).y1
-        except MUPDF_ERRORS:
-            return 0.0
-        return top - y if 0 < top - y < top else 0.0
-    return 0.0
-
-
 def outline_entries(doc: pymupdf.Document) -> list[SectionStart]:
     """Outline entries as section starts at their destinations (reading a large outline with its
-    destinations takes a while; callers cache the result per document). A huge outline (hostile,
-    or a generated index) is read without destinations. An entry whose destination lies outside
-    the document is kept on the previous entry's page, so its title stays searchable."""
+    destinations takes a while; callers cache the result per document). In a huge outline (hostile,
+    or a generated index) destinations are not used. An entry whose destination lies outside the
+    document is kept on the previous entry's page, so its title stays searchable.
+
+    A destination's top arrives in page coordinates; 0 (the top of the page) stands for a missing
+    one, as pdfTeX's named destinations often leave it out."""
     starts: list[SectionStart] = []
-    simple = doc.get_toc(simple=True)
-    for item in simple if len(simple) > MAX_PLACED_OUTLINE else doc.get_toc(simple=False):
-        level, title, page = item[0], _clean_title(item[1]), item[2]
+    outline = read_outline(doc)
+    placed = outline.total <= MAX_PLACED_OUTLINE
+    for item in outline.entries:
+        title = _clean_title(item.title)
         if not title:
             continue
-        dest = item[3] if len(item) > 3 and isinstance(item[3], dict) else {}
-        if 1 <= page <= doc.page_count:
-            y = _destination_y(doc, dest, page)
-        else:
+        page, y = item.page, item.y if placed and item.y is not None and math.isfinite(item.y) else 0.0
+        if page is None or not 1 <= page <= doc.page_count:
             page, y = (starts[-1].page if starts else 1), 0.0
-        starts.append(SectionStart(title, level, page, max(y - 2.0, 0.0)))
+        starts.append(SectionStart(title, item.level, page, max(y - 2.0, 0.0)))
     return starts
 
 

@@ -3,9 +3,9 @@ but never skip one that hides text by the means it covers.
 
 The property test builds pages from operators that hide text or only look as if they could, runs
 the full analysis with every check on, and requires the gate to ask for each check that found
-something. The means the gate does not cover, as before (positions moved by Td or cm, sizes
-shrunk by two matrices that each look harmless, transparency set by an ExtGState, black text on a
-black shape when no colour is ever set), are left out.
+something. The means the gate does not cover (positions moved by Td or cm, sizes shrunk by two
+matrices that each look harmless, black text on a black shape when no colour is ever set) are left
+out.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from hypothesis import strategies as st
 from pdfdesk.core.hidden_gate import Gate, gate_page, gate_stream
 from pdfdesk.core.hidden_text import find_hidden
 from pdfdesk.core.text import text_page
+
+# Graphics states the property test's pages define: fully transparent, half transparent.
+STATES = "<</Clear <</Type /ExtGState /ca 0>> /Half <</Type /ExtGState /ca 0.5>>>>"
 
 A4 = 842.0
 
@@ -35,6 +38,8 @@ def page_with(content: bytes) -> tuple[pymupdf.Document, pymupdf.Page]:
         page.insert_text((0, 0), " ")
         xref = page.get_contents()[0]
     doc.update_stream(xref, content)
+    resources = int(doc.xref_get_key(page.xref, "Resources")[1].split()[0])
+    doc.xref_set_key(resources, "ExtGState", STATES)
     return doc, doc.reload_page(page)
 
 
@@ -82,7 +87,8 @@ def test_ordinary_pages_pass(content):
     (b"% a comment with a ( that could swallow operators\n3 Tr BT (x) Tj ET", True, False, False),
 ])
 def test_each_hiding_operator_opens_its_check(content, spans, fills, off_page):
-    assert gate_of(content) == Gate(spans=spans, fills=fills, off_page=off_page)
+    covers = b"BT 60 150 440 30 re" in content  # that rectangle is filled after a text object began
+    assert gate_of(content) == Gate(spans=spans, fills=fills, off_page=off_page, covers=covers)
 
 
 def test_hidden_text_in_a_form_xobject_is_found_once_per_document():
@@ -111,7 +117,7 @@ SEPARATOR = st.sampled_from([b" ", b"\n", b"\0", b" (s) ", b"<0a0b>", b"\r\n"])
 @st.composite
 def statement(draw: st.DrawFn) -> bytes:
     sep = draw(SEPARATOR)
-    kind = draw(st.sampled_from(["size", "mode", "matrix", "colour", "fill", "text", "array", "cm"]))
+    kind = draw(st.sampled_from(["size", "mode", "matrix", "colour", "fill", "text", "array", "cm", "state", "cover"]))
     if kind == "size":
         return b"/helv " + draw(SIZE).encode() + sep + b"Tf"
     if kind == "mode":
@@ -132,6 +138,11 @@ def statement(draw: st.DrawFn) -> bytes:
         return b"[ <0a> " + draw(st.sampled_from([b"0 Tr 3 Tr", b"-250", b"0 Tf 0.5 Tf"])) + b" ] TJ"
     if kind == "cm":
         return b"ET " + draw(st.sampled_from([b"1 0 0 1 0 0", b"0.05 0 0 0.05 0 0"])) + b" cm BT"
+    if kind == "state":
+        return draw(st.sampled_from([b"/Clear", b"/Half", b"/Missing"])) + sep + b"gs"
+    if kind == "cover":  # a shape over the text so far: a rule, a box, a box of lines
+        return b"ET q " + draw(st.sampled_from([b"1 g", b"0.2 0.3 0.4 rg"])) + b" " + draw(st.sampled_from([
+            b"50 690 500 1 re f", b"50 600 500 200 re f", b"50 600 m 550 600 l 550 800 l 50 800 l h f"])) + b" Q BT"
     return b"(Hi) Tj"  # short: text running past the edge from an origin on the page is not looked for
 
 
@@ -140,7 +151,7 @@ def statement(draw: st.DrawFn) -> bytes:
 def test_the_gate_opens_every_check_that_finds_something(statements):
     content = b"BT /helv 12 Tf 1 0 0 1 72 700 Tm " + b"\n".join(statements) + b" (W) Tj ET"
     doc, page = page_with(content)
-    found, _ocr = find_hidden(page, text_page(page), Gate(spans=True, fills=True, off_page=True))
+    found = find_hidden(page, text_page(page), Gate(spans=True, fills=True, off_page=True, covers=True)).spans
     # Text of no size has an empty box, which the trace counts as off the page; it is tiny text.
     kinds = {span.kind for span in found if span.kind != "off_page" or not pymupdf.Rect(span.bbox).is_empty}
     gate = gate_page(page, {})
@@ -151,3 +162,5 @@ def test_the_gate_opens_every_check_that_finds_something(statements):
         assert gate.fills, (content, kinds)
     if "off_page" in kinds:
         assert gate.off_page, (content, kinds)
+    if "covered" in kinds:
+        assert gate.covers, (content, kinds)

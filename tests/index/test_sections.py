@@ -302,3 +302,15 @@ def test_headings_without_an_outline_still_make_sections(tmp_path):
     top = top_section(tmp_path / "manual.pdf", "configuring the network interface")
     assert (top["title"], top["start_page"]) == ("1.2 Configuring the network interface", 1)
     assert top_section(tmp_path / "manual.pdf", "mango")["title"] == "1.2.2 Obtaining an address with DHCP"
+
+
+def test_hostile_outlines_give_the_sections_the_walk_could_read(tmp_path):
+    """A hundred thousand nested entries or a loop: the sections come from what the bounded walk
+    read, with no recursion error and no crash."""
+    from pdfdesk.core.outline import MAX_DEPTH
+    from tests.core.test_outline import cyclic_outline, deep_outline
+
+    deep = outline_entries(pymupdf.open(deep_outline(tmp_path / "deep.pdf", 100_000)))
+    assert [s.level for s in deep] == list(range(1, MAX_DEPTH + 1)) and all(s.page == 1 for s in deep)
+    loop = outline_entries(pymupdf.open(cyclic_outline(tmp_path / "loop.pdf")))
+    assert [s.title for s in loop] == ["A", "B"]
