@@ -60,7 +60,10 @@ def _print_json(data: Any) -> None:
 
 
 def run_tool(name: str, raw_args: str, no_image_data: bool = False, as_text: bool = False) -> int:
-    from pdfdesk.tools import call_tool, get_tool
+    """One tool call in a worker process under `[limits] toolTimeoutSeconds`: a PDF that makes MuPDF
+    hang or crash ends as a coded pdf_error (exit 1), not a stuck terminal or a traceback."""
+    from pdfdesk.tools import get_tool
+    from pdfdesk.tools.isolated import call_tool_isolated, tool_call_timeout
 
     if get_tool(name) is None:
         from pdfdesk.tools import all_tools
@@ -72,7 +75,12 @@ def run_tool(name: str, raw_args: str, no_image_data: bool = False, as_text: boo
     except json.JSONDecodeError as exc:
         sys.stderr.write(f"pdfdesk: the parameters are not valid JSON ({exc}); e.g. '{{\"path\": \"file.pdf\"}}'\n")
         return EXIT_USAGE
-    result = call_tool(name, args)
+    try:
+        result = call_tool_isolated(name, args, tool_call_timeout(name, get_config()), overall=True)
+    except (OSError, RuntimeError):  # no child process can be started here (a sandbox): in-process
+        from pdfdesk.tools import call_tool
+
+        result = call_tool(name, args)
     _emit(result, no_image_data, as_text)
     return EXIT_TOOL_ERROR if result.is_error else EXIT_OK
 
@@ -121,9 +129,19 @@ def start_app(files: list[str]) -> int:
         "  pdfdesk tool pdf_info '{\"path\": \"FILE.pdf\"}'\n\n"
     )
     status = EXIT_OK
-    for target in targets:
-        status = max(status, run_tool("pdf_info", json.dumps({"path": target}), as_text=True))
+    try:
+        for target in targets:
+            status = max(status, run_tool("pdf_info", json.dumps({"path": target}), as_text=True))
+    finally:
+        _stop_workers()
     return status
+
+
+def _stop_workers() -> None:
+    """End the tool worker processes now rather than at interpreter exit."""
+    from pdfdesk.tools.isolated import shutdown
+
+    shutdown()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,7 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     if options is None:
         return start_app(argv)  # `pdfdesk FILE...`
     if options.command == "tool":
-        return run_tool(options.name, options.args, options.no_image_data, options.text)
+        try:
+            return run_tool(options.name, options.args, options.no_image_data, options.text)
+        finally:
+            _stop_workers()
     if options.command == "tools":
         return list_tools()
     if options.command == "ask":
@@ -189,10 +210,8 @@ def entry_point() -> int:
         from pdfdesk.agent.keys import scrub  # an exception may quote an API key or an auth header
         from pdfdesk.core.redact import redact  # ... or a token, a bearer header, an ?key= URL
 
-        log = paths.app_data_dir() / "crash.log"
-        with open(log, "a", encoding="utf-8") as handle:
-            handle.write(redact(scrub(traceback.format_exc())) + "\n")
-        sys.stderr.write(redact(scrub(f"pdfdesk: internal error: {type(exc).__name__}: {exc}")) + f" (details in {log})\n")
+        _kept, where = paths.write_crash_log(redact(scrub(traceback.format_exc())))  # never raises
+        sys.stderr.write(redact(scrub(f"pdfdesk: internal error: {type(exc).__name__}: {exc}")) + f" ({where})\n")
         return EXIT_CRASH
 
 

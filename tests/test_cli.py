@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -106,3 +107,75 @@ def test_a_crash_exits_3_not_1(pdfdesk_home, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["pdfdesk", "tools"])
     assert cli.entry_point() == 3
     assert "simulated bug" in (pdfdesk_home / "crash.log").read_text()
+
+
+# -- every tool call in a killable worker, under an overall deadline ------------------------------------
+@pytest.fixture(scope="module")
+def slow_pdf(tmp_path_factory) -> str:
+    from tests.hardening.corpus import slow_render_page
+
+    path = tmp_path_factory.mktemp("slow") / "slow.pdf"
+    path.write_bytes(slow_render_page())
+    return str(path)
+
+
+def test_a_hanging_tool_call_ends_at_the_configured_deadline(slow_pdf, pdfdesk_home):
+    (pdfdesk_home / "config").mkdir(parents=True, exist_ok=True)
+    (pdfdesk_home / "config" / "config.toml").write_text("[limits]\ntoolTimeoutSeconds = 1\n")
+    started = time.monotonic()
+    proc = run("tool", "pdf_render_page", json.dumps({"path": slow_pdf, "page": 1, "dpi": 300}), env_home=pdfdesk_home)
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout)  # the usual JSON result, nothing else on stdout
+    assert data["isError"] is True and data["details"]["error"] == "pdf_error"
+    assert "did not finish within 1 s" in data["details"]["message"] and data["details"]["isolated"] is True
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert elapsed < 6  # 1 s of work; the rest is two interpreters starting
+
+
+def test_the_tool_deadline_is_validated(pdfdesk_home):
+    (pdfdesk_home / "config").mkdir(parents=True, exist_ok=True)
+    (pdfdesk_home / "config" / "config.toml").write_text("[limits]\ntoolTimeoutSeconds = 0\n")
+    proc = run("tools", env_home=pdfdesk_home)
+    assert proc.returncode == 2 and "limits.toolTimeoutSeconds" in proc.stderr
+
+
+def test_a_crashing_pdf_engine_is_a_coded_error(slow_pdf, text_pdf, pdfdesk_home, monkeypatch, capsys):
+    """The worker dies of SIGSEGV in the middle of the call, as on a MuPDF stack overflow."""
+    import signal
+    import threading
+
+    from pdfdesk import cli
+    from pdfdesk.tools import isolated
+
+    healthy = isolated.ChildWorker
+
+    class CrashingWorker(healthy):
+        def call(self, request, *args, **kwargs):
+            threading.Timer(0.5, os.kill, (self.pid, signal.SIGSEGV)).start()
+            return super().call(request, *args, **kwargs)
+
+    isolated.shutdown()  # workers started by earlier tests would not be crashing ones
+    monkeypatch.setattr(isolated, "ChildWorker", CrashingWorker)
+    status = cli.main(["tool", "pdf_render_page", json.dumps({"path": slow_pdf, "page": 1, "dpi": 300})])
+    out, err = capsys.readouterr()
+    assert status == cli.EXIT_TOOL_ERROR
+    data = json.loads(out)
+    assert data["details"]["error"] == "pdf_error" and "signal 11" in data["details"]["message"]
+    assert "crashed the PDF engine" in data["details"]["message"]
+    assert "Traceback" not in out + err
+    isolated.shutdown()
+    monkeypatch.setattr(isolated, "ChildWorker", healthy)  # the next call gets a fresh, working process
+    assert cli.main(["tool", "pdf_info", json.dumps({"path": str(text_pdf)})]) == cli.EXIT_OK
+
+
+def test_where_no_worker_can_start_the_call_runs_in_process(text_pdf, pdfdesk_home, monkeypatch, capsys):
+    from pdfdesk import cli
+    from pdfdesk.tools import isolated
+
+    def refuse(self):
+        raise OSError("no processes in this sandbox")
+
+    monkeypatch.setattr(isolated.ChildWorker, "start", refuse)
+    assert cli.main(["tool", "pdf_info", json.dumps({"path": str(text_pdf)})]) == cli.EXIT_OK
+    assert json.loads(capsys.readouterr().out)["details"]["pages"] == 3

@@ -1,31 +1,38 @@
 """Fetch a PDF over http(s) with the limits a desktop app needs when handed a hostile link.
 
-Redirects are followed by hand (at most `max_redirects`) so every hop's host is resolved once and
-refused when any of its addresses is loopback, private, link-local or otherwise not public
-(`blocked_address`), unless the config allows private addresses. The connection then goes to the
-address that was checked (Host header and TLS SNI keep the name), so a DNS answer that changes
-between check and connect cannot reach a private host. The body is streamed with a byte cap and a
-total deadline (a server trickling bytes cannot hold the call open), must start like a PDF, and
-is abandoned at its first KiB when it does not. Proxy variables are ignored (trust_env=False): a
-proxy would resolve names itself, after the check.
+Every hop (redirects are followed by hand, at most `max_redirects`) turns its host into addresses
+once (`netaddr`: any IPv4 spelling or IPv6 literal without DNS, a name through the resolver) and is
+refused (`blocked_address`) when any of them is loopback, private, link-local or otherwise not
+public, unless the config allows private addresses. The connection then goes to a checked address
+(`pinned_http`: Host header, TLS SNI and certificate keep the name), so a DNS answer that changes
+between check and connect cannot reach a private host.
+
+Time: one budget of `fetch_timeout_s` covers the whole fetch, redirects included, and each wait
+inside it has its own smaller limit (connect, response headers, silence), so a server that trickles
+its headers or body a byte at a time ends in `fetch_failed` when the budget does. The body is
+streamed with a byte cap, must start like a PDF, and is abandoned at its first KiB when it does not.
+Proxy variables are ignored: a proxy would resolve names itself, after the check.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import socket
-import time
-from urllib.parse import urljoin, urlsplit
+import re
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
 
+from pdfdesk.core import netaddr
 from pdfdesk.core.config import Config
 from pdfdesk.core.errors import (
     BLOCKED_ADDRESS, FETCH_FAILED, NOT_A_PDF, REMOTE_DISABLED, TOO_LARGE,
     UNSUPPORTED_PDF_REFERENCE, PdfDeskError,
 )
+from pdfdesk.core.pinned_http import CONNECT, HEADERS, STALL, TOTAL, Budget, PinnedTransport
 
 PDF_MAGIC_WINDOW = 1024  # the header may follow up to 1 KiB of junk (PDF 32000 annex H)
+_HEADERS = {"Accept": "application/pdf, */*;q=0.5", "Accept-Encoding": "identity", "User-Agent": "pdfdesk"}
+_HOST_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?", re.IGNORECASE)  # the ASCII (IDNA) form of a DNS name
 
 
 def looks_like_pdf(head: bytes) -> bool:
@@ -33,58 +40,76 @@ def looks_like_pdf(head: bytes) -> bool:
     return b"%PDF" in head[:PDF_MAGIC_WINDOW]
 
 
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+def fetch_budget(config: Config) -> Budget:
+    """The fetch's limits: connecting may take 10 s, the response headers half the budget and any
+    silence a quarter (never under 2 s, so a slow live server fits), all inside `fetch_timeout_s`."""
+    total = config.fetch_timeout_s
+    return Budget(total_s=total, connect_s=min(10.0, total), headers_s=max(2.0, total / 2),
+                  stall_s=max(2.0, total / 4))
 
 
-def _is_public(address: str) -> bool:
-    """A globally routable unicast address, also for the IPv4 address inside an IPv6 one
-    (v4-mapped, 6to4, Teredo, NAT64): those reach the embedded IPv4 host."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address):
-        embedded = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
-        if ip in _NAT64:
-            embedded.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
-        if any(v4 is not None and not _is_public(str(v4)) for v4 in embedded):
-            return False
-        if ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+def check_host(host: str, port: int, resolver: netaddr.Resolver | None = None) -> list[str]:
+    """The addresses `host` stands for, resolved once; blocked_address if any is not public."""
+    return resolve_checked(host, port, allow_private=False, timeout=30.0, resolver=resolver)
 
 
-def resolve_addresses(host: str, port: int) -> list[str]:
-    """Every address `host` resolves to, in the resolver's order (tests replace this to play DNS)."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return list(dict.fromkeys(str(info[4][0]) for info in infos))
-
-
-def check_host(host: str, port: int) -> list[str]:
-    """Resolve `host` once and return its addresses; blocked_address if any is not public.
-
-    The fetch connects to these very addresses (the name is not resolved again), so a DNS answer
-    that changes between this check and the connection (rebinding) cannot redirect it."""
-    return resolve_checked(host, port, allow_private=False)
-
-
-def resolve_checked(host: str, port: int, allow_private: bool) -> list[str]:
-    """`check_host`, or with `allow_private` only the resolution (still pinned)."""
-    try:
-        addresses = resolve_addresses(host, port)
-    except (OSError, UnicodeError) as exc:
-        raise PdfDeskError(
-            FETCH_FAILED, f"Could not resolve the host {host!r}: {exc}.",
-            "Check the address and your network connection.",
-        ) from None
-    if not addresses:
-        raise PdfDeskError(FETCH_FAILED, f"The host {host!r} has no address.", "Check the address.")
-    for address in addresses:
-        if not allow_private and not _is_public(address):
+def resolve_checked(host: str, port: int, allow_private: bool, timeout: float,
+                    resolver: netaddr.Resolver | None = None) -> list[str]:
+    """`host`'s addresses, each checked unless `allow_private`; `netaddr.ResolveTimeout` when the
+    resolver takes longer than `timeout`. A literal address in any spelling is used as it is (no
+    DNS); a host whose last label is a number must be one."""
+    literal = netaddr.literal_address(host)
+    if literal is not None:
+        addresses = [str(literal)]
+    elif netaddr.looks_numeric(host):
+        raise PdfDeskError(FETCH_FAILED, f"{host!r} is not a valid IPv4 address.", "Check the address.")
+    else:
+        try:
+            addresses = netaddr.resolve_within(resolver or netaddr.system_resolver, host, port, timeout)
+        except (OSError, UnicodeError) as exc:
             raise PdfDeskError(
-                BLOCKED_ADDRESS,
-                f"{host} resolves to {address}, a loopback, private or link-local address.",
-                "pdfdesk does not fetch from local networks. Download the file and open it from disk, "
-                "or allow private addresses in settings if you trust this host.",
-            )
+                FETCH_FAILED, f"Could not resolve the host {host!r}: {exc}.",
+                "Check the address and your network connection.",
+            ) from None
+        if not addresses:
+            raise PdfDeskError(FETCH_FAILED, f"The host {host!r} has no address.", "Check the address.")
+    if not allow_private:
+        for address in addresses:
+            if not netaddr.is_public(address):
+                raise PdfDeskError(
+                    BLOCKED_ADDRESS,
+                    f"{host} is {address}, a loopback, private, link-local or otherwise non-public address.",
+                    "pdfdesk does not fetch from local networks. Download the file and open it from disk, "
+                    "or allow private addresses in settings if you trust this host.",
+                )
     return addresses
+
+
+def _target(url: str) -> tuple[httpx.URL, str, int]:
+    """The URL to request (no credentials or fragment; a numeric host in its canonical form, the
+    address that is connected to), the host as the connection pool spells it, and the port."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise PdfDeskError(UNSUPPORTED_PDF_REFERENCE, f"{url} is not an http(s) URL.",
+                           "Use an http:// or https:// link, or a local path.")
+    literal = netaddr.literal_address(parts.hostname)
+    if literal is None and netaddr.looks_numeric(parts.hostname):
+        raise PdfDeskError(FETCH_FAILED, f"{parts.hostname!r} in {url} is not a valid IPv4 address.",
+                           "Check the address.")
+    try:
+        port = parts.port
+        host = parts.hostname if literal is None else str(literal)
+        if isinstance(literal, ipaddress.IPv6Address):
+            host = f"[{host}]"
+        netloc = host if port is None else f"{host}:{port}"
+        target = httpx.URL(urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, "")))
+        name = target.raw_host.decode("ascii")
+        if literal is None and not _HOST_NAME.fullmatch(name):
+            raise ValueError(f"{parts.hostname!r} is not a host name")
+    except (ValueError, httpx.InvalidURL, UnicodeError) as exc:
+        raise PdfDeskError(UNSUPPORTED_PDF_REFERENCE, f"{url} is not a valid URL ({exc}).",
+                           "Check the link.") from None
+    return target, name, port or (443 if parts.scheme == "https" else 80)
 
 
 def _cap_error(url: str, cap: int) -> PdfDeskError:
@@ -95,10 +120,18 @@ def _cap_error(url: str, cap: int) -> PdfDeskError:
     )
 
 
-def _timed_out(url: str, config: Config) -> PdfDeskError:
+def _timed_out(url: str, config: Config, budget: Budget) -> PdfDeskError:
+    which = budget.tripped or TOTAL
+    message = {
+        TOTAL: f"Fetching {url} did not finish within {config.fetch_timeout_s:g} s.",
+        HEADERS: f"{url} did not send its response headers within {budget.headers_s:g} s.",
+        STALL: f"{url} sent nothing for {budget.stall_s:g} s.",
+        CONNECT: f"Could not connect to the server of {url} within {budget.connect_s:g} s.",
+    }[which]
     return PdfDeskError(
-        FETCH_FAILED, f"Fetching {url} did not finish within {config.fetch_timeout_s:g} s.",
+        FETCH_FAILED, message,
         "The server is slow or sends the file very slowly; try again later or download it yourself.",
+        limit=which, timeout_s=config.fetch_timeout_s,
     )
 
 
@@ -109,63 +142,42 @@ def _not_a_pdf(url: str, ctype: str) -> PdfDeskError:
     )
 
 
-def _pinned_request(client: httpx.Client, url: str, address: str, timeout: httpx.Timeout) -> httpx.Request:
-    """A GET of `url` sent to `address`, with the URL's host in the Host header and TLS SNI (and
-    certificate check), so the connection goes where the address check said it would."""
-    parts = httpx.URL(url)
-    host_header = parts.host if parts.port is None else f"{parts.host}:{parts.port}"
-    extensions: dict[str, object] = {"timeout": timeout.as_dict()}
-    if parts.scheme == "https":
-        extensions["sni_hostname"] = parts.host
-    return client.build_request(
-        "GET", parts.copy_with(host=address, username=None, password=None),
-        headers={"Host": host_header, "Accept": "application/pdf, */*;q=0.5", "Accept-Encoding": "identity"},
-        extensions=extensions,
-    )
-
-
-def _hop_timeout(config: Config, deadline: float) -> httpx.Timeout:
-    """Per-hop socket timeouts inside the total deadline: no single stall may use more than a
-    quarter of the budget (at least 2 s), so a fetch ends within 1.25 x timeoutSeconds."""
-    remaining = max(0.05, deadline - time.monotonic())
-    stall = min(remaining, max(2.0, config.fetch_timeout_s / 4))
-    return httpx.Timeout(stall, connect=min(10.0, remaining))
-
-
-def fetch_pdf(url: str, config: Config) -> tuple[bytes, str]:
-    """Download `url`; returns the PDF bytes and the final URL after redirects."""
+def fetch_pdf(url: str, config: Config, resolver: netaddr.Resolver | None = None) -> tuple[bytes, str]:
+    """Download `url`; returns the PDF bytes and the final URL after redirects. `resolver` stands
+    in for DNS (the system resolver when None)."""
     if not config.allow_remote:
         raise PdfDeskError(
             REMOTE_DISABLED, f"Fetching URLs is turned off, so {url} was not downloaded.",
             "Download the file and open it from disk, or turn off the sandbox in settings.",
         )
-    cap = config.max_download_bytes
-    deadline = time.monotonic() + config.fetch_timeout_s
+    budget = fetch_budget(config)
     current = url
     try:
-        with httpx.Client(follow_redirects=False, trust_env=False) as client:
+        # The transport directly, not an httpx.Client: a client parses every Location header itself
+        # (and fails on spellings such as 0177.0.0.1), while here each hop goes through `_target`.
+        with PinnedTransport(budget) as transport:
             for _hop in range(config.max_redirects + 1):
-                parts = urlsplit(current)
-                if parts.scheme not in ("http", "https") or not parts.hostname:
-                    raise PdfDeskError(
-                        UNSUPPORTED_PDF_REFERENCE, f"{current} is not an http(s) URL.",
-                        "Use an http:// or https:// link, or a local path.",
-                    )
-                if time.monotonic() >= deadline:
-                    raise _timed_out(current, config)
-                port = parts.port or (443 if parts.scheme == "https" else 80)
-                addresses = (resolve_checked(parts.hostname, port, allow_private=True)
-                             if config.allow_private_addresses else check_host(parts.hostname, port))
-                resp = _send_pinned(client, current, addresses or [parts.hostname], _hop_timeout(config, deadline))
+                target, name, port = _target(current)
+                if budget.remaining() <= 0:
+                    budget.tripped = TOTAL
+                    raise _timed_out(current, config, budget)
+                try:
+                    addresses = resolve_checked(name, port, config.allow_private_addresses,
+                                                budget.remaining(), resolver)
+                except netaddr.ResolveTimeout:
+                    budget.tripped = TOTAL
+                    raise _timed_out(current, config, budget) from None
+                transport.pin(name, port, addresses)
+                resp = transport.handle_request(httpx.Request("GET", target, headers=_HEADERS))
                 try:
                     if resp.is_redirect and "location" in resp.headers:
                         current = urljoin(current, resp.headers["location"])
                         continue
-                    return _read_body(resp, current, cap, deadline, config), current
+                    return _read_body(resp, current, config.max_download_bytes, budget, config), current
                 finally:
                     resp.close()
     except httpx.TimeoutException:
-        raise _timed_out(current, config) from None
+        raise _timed_out(current, config, budget) from None
     except httpx.HTTPError as exc:
         raise PdfDeskError(
             FETCH_FAILED, f"Fetching {current} failed: {exc}.",
@@ -177,19 +189,8 @@ def fetch_pdf(url: str, config: Config) -> tuple[bytes, str]:
     )
 
 
-def _send_pinned(client: httpx.Client, url: str, addresses: list[str], timeout: httpx.Timeout) -> httpx.Response:
-    """Connect to the checked addresses in turn (the next one only when a connection is refused)."""
-    for position, address in enumerate(addresses):
-        try:
-            return client.send(_pinned_request(client, url, address, timeout), stream=True)
-        except httpx.ConnectError:
-            if position == len(addresses) - 1:
-                raise
-    raise AssertionError("check_host returns at least one address")
-
-
-def _read_body(resp: httpx.Response, url: str, cap: int, deadline: float, config: Config) -> bytes:
-    """The body within the byte cap and the deadline; stops at the first KiB when it is not a PDF."""
+def _read_body(resp: httpx.Response, url: str, cap: int, budget: Budget, config: Config) -> bytes:
+    """The body within the byte cap; stops at the first KiB when it is not a PDF."""
     if resp.status_code >= 400:
         raise PdfDeskError(
             FETCH_FAILED, f"{url} answered HTTP {resp.status_code} {resp.reason_phrase}.",
@@ -209,8 +210,9 @@ def _read_body(resp: httpx.Response, url: str, cap: int, deadline: float, config
             if not looks_like_pdf(bytes(body[:PDF_MAGIC_WINDOW])):
                 raise _not_a_pdf(url, ctype)  # an HTML page or a video is not downloaded to the end
             checked = True
-        if time.monotonic() > deadline:
-            raise _timed_out(url, config)
+        if budget.remaining() <= 0:  # decoding a compressed body takes time the sockets do not see
+            budget.tripped = TOTAL
+            raise _timed_out(url, config, budget)
     if not looks_like_pdf(bytes(body[:PDF_MAGIC_WINDOW])):
         raise _not_a_pdf(url, ctype)
     return bytes(body)

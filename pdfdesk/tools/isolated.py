@@ -2,7 +2,7 @@
 
 `call_tool` runs MuPDF in the calling process, which is fastest but cannot be interrupted: a file
 that makes MuPDF loop, recurse until the stack overflows or allocate without end takes the process
-with it. Long-lived front ends (the GUI, the MCP server) call `call_tool_isolated` instead: the call
+with it. The front ends (the GUI, the MCP server, the CLI) call `call_tool_isolated` instead: the call
 runs in a worker process (`core.childproc.ChildWorker`, which owns the start method, the memory cap,
 the deadline and the kill) that keeps its document cache between calls. A call that outlives its
 timeout gets its worker killed and replaced; a worker that dies (a segfault in native code, the
@@ -15,6 +15,7 @@ from __future__ import annotations
 import atexit
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from pdfdesk.tools.registry import ToolResult
 DEFAULT_TIMEOUT_S = 60.0          # per call; a search may wait for the embedding model
 DEFAULT_MEMORY_LIMIT_MB = 4096    # address space of a worker (Linux and macOS; ignored elsewhere)
 WORKER_NAME = "pdfdesk-tool-worker"
+ANALYZE_TOOL = "pdf"              # asks language models: its calls get longer
 
 
 def _tool_handler() -> Callable[[tuple[str, Any]], tuple[Any, Any, bool]]:
@@ -68,20 +70,30 @@ class ToolWorkerPool:
         self._lock = threading.Lock()
         self._closed = False
 
-    def call(self, name: str, args: Any, timeout: float | None = None, config: Config | None = None) -> ToolResult:
-        """Run tool `name` in a worker; a coded error result when it times out or the worker dies."""
+    def call(self, name: str, args: Any, timeout: float | None = None, config: Config | None = None,
+             overall: bool = False) -> ToolResult:
+        """Run tool `name` in a worker; a coded error result when it times out or the worker dies.
+
+        With `overall`, starting a worker counts against `timeout` too: a one-shot caller (the
+        CLI) promises an end to the whole call, not only to the part after the worker is up."""
         if self._closed:
             raise RuntimeError("the tool worker pool is closed")
         limit = self.timeout if timeout is None else timeout
+        started = time.monotonic()
         worker = self._idle.get()
         try:
             with self._lock:
                 self.stats.calls += 1
             retried = False
             while True:
-                worker = self._usable(worker)
+                worker = self._usable(worker, min(self.startup_timeout, limit) if overall else self.startup_timeout)
+                left = limit - (time.monotonic() - started) if overall else limit
+                if worker is None or left <= 0:
+                    with self._lock:
+                        self.stats.timeouts += 1
+                    return _timeout_result(name, limit, time.monotonic() - started)
                 try:
-                    content, details, is_error = worker.call((name, args), limit, config=config)
+                    content, details, is_error = worker.call((name, args), left, config=config)
                     return ToolResult(content=content, details=details, is_error=is_error)
                 except ChildFailed as exc:
                     self._retire(worker)
@@ -94,6 +106,8 @@ class ToolWorkerPool:
                             self.stats.timeouts += 1
                         else:
                             self.stats.crashes += 1
+                    if exc.reason == DEADLINE and overall:
+                        return _timeout_result(name, limit, time.monotonic() - started)
                     return _failure_result(name, exc)
                 except PdfDeskError as exc:  # the worker's own machinery failed, not the tool
                     return ToolResult.error(exc)
@@ -103,16 +117,20 @@ class ToolWorkerPool:
                 worker = None
             self._idle.put(worker)
 
-    def _usable(self, worker: ChildWorker | None) -> ChildWorker:
-        """`worker` when it is alive, else a freshly started one."""
+    def _usable(self, worker: ChildWorker | None, startup_timeout: float) -> ChildWorker | None:
+        """`worker` when it is alive, else a freshly started one; None when none was ready within
+        `startup_timeout` (a worker that could not start at all is a pdf_error)."""
         if worker is not None and worker.alive():
             return worker
         self._retire(worker)
         worker = ChildWorker(_tool_handler, name=WORKER_NAME, priority=Priority.NORMAL,
                              memory_mb=self.memory_limit_mb)
         worker.start()
-        if not worker.wait_ready(self.startup_timeout):
+        if not worker.wait_ready(startup_timeout):
+            still_starting = worker.alive()
             worker.kill()
+            if still_starting and startup_timeout < self.startup_timeout:
+                return None  # only slow: the caller's deadline ran out first
             raise PdfDeskError(PDF_ERROR, "The PDF worker process did not start.",
                                "Check that pdfdesk is installed correctly; see the log for details.",
                                **({"cause": worker.start_error} if worker.start_error else {}))
@@ -185,12 +203,21 @@ def default_pool() -> ToolWorkerPool:
         return _default
 
 
-def call_tool_isolated(name: str, args: Any, timeout: float | None = None) -> ToolResult:
-    """`call_tool` in a killable worker process; never raises, never hangs past `timeout` (+ start-up)."""
+def call_tool_isolated(name: str, args: Any, timeout: float | None = None, overall: bool = False) -> ToolResult:
+    """`call_tool` in a killable worker process; never raises, never hangs past `timeout` (plus the
+    worker's start-up, unless `overall`: then start-up is inside `timeout`)."""
     try:
-        return default_pool().call(name, args, timeout)
+        return default_pool().call(name, args, timeout, overall=overall)
     except PdfDeskError as exc:
         return ToolResult.error(exc)
+
+
+def tool_call_timeout(name: str, config: Config) -> float:
+    """The deadline of one call of tool `name`: `tool_timeout_s`, and for the analyze tool, which
+    may wait on several models in turn, at least three model requests."""
+    if name == ANALYZE_TOOL:
+        return max(config.tool_timeout_s, config.model_timeout_s * 3)
+    return config.tool_timeout_s
 
 
 def shutdown() -> None:

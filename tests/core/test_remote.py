@@ -154,24 +154,23 @@ def test_loopback_is_blocked_unless_allowed(server):
 
 
 def test_redirect_to_loopback_is_checked_at_every_hop(server, monkeypatch):
-    # Pretend the first host is public so only the redirect target can trip the check.
-    import pdfdesk.core.remote as remote
+    # The first check lets the loopback server pass as public, so only the redirect's check can refuse.
+    from pdfdesk.core import netaddr
 
     checked: list[str] = []
-    real_check = remote.check_host
 
-    def check(host: str, port: int) -> None:
-        checked.append(host)
-        if len(checked) > 1:
-            real_check(host, port)
+    def public_once(address: str) -> bool:
+        checked.append(address)
+        return len(checked) == 1
 
-    monkeypatch.setattr(remote, "check_host", check)
+    monkeypatch.setattr(netaddr, "is_public", public_once)
     assert fetch_code(f"{server}/to-loopback", Config()) == BLOCKED_ADDRESS
-    assert len(checked) == 2
+    assert checked == ["127.0.0.1", "127.0.0.1"]
 
 
 @pytest.mark.parametrize("address", ["127.0.0.1", "10.1.2.3", "172.16.0.5", "192.168.1.1", "169.254.169.254",
-                                     "::1", "fe80::1", "fc00::1", "0.0.0.0", "::ffff:127.0.0.1", "224.0.0.1"])
+                                     "::1", "fe80::1", "fc00::1", "0.0.0.0", "::ffff:127.0.0.1", "224.0.0.1",
+                                     "::127.0.0.1", "2130706433", "0x7f.1", "0177.0.0.1", "127.1"])
 def test_non_public_addresses_are_blocked(address):
     with pytest.raises(PdfDeskError) as err:
         check_host(address, 80)

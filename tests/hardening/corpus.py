@@ -331,3 +331,12 @@ def build_corpus(folder: Path, cuts: int = 12, flips_per_base: int = 30, scale: 
             path.write_bytes(data)
             made.setdefault(family, []).append(path)
     return made
+
+
+def slow_render_page(lines: int = 1_500_000) -> bytes:
+    """One page of `lines` line draws across it (1.5 million by default: 27 MB of drawing
+    instructions, within the per-page content limit), which MuPDF takes minutes to render at 300
+    dpi: for deadline and crash tests."""
+    drawing = zlib.compress(b"0 0 m 600 800 l S\n" * lines, 9)
+    return one_page().replace(stream(TEXT), b"<</Length %d /Filter /FlateDecode>>\nstream\n" % len(drawing)
+                              + drawing + b"\nendstream")

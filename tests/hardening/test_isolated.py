@@ -7,13 +7,17 @@ import os
 import signal
 import threading
 import time
-import zlib
 
 import pytest
 
 from pdfdesk.core.config import Config, set_config
-from pdfdesk.tools.isolated import ToolWorkerPool, call_tool_isolated, shutdown
-from tests.hardening.corpus import TEXT, one_page, stream
+from pdfdesk.tools.isolated import (
+    ToolWorkerPool,
+    call_tool_isolated,
+    shutdown,
+    tool_call_timeout,
+)
+from tests.hardening.corpus import one_page, slow_render_page
 
 
 @pytest.fixture
@@ -25,12 +29,8 @@ def pool():
 
 @pytest.fixture(scope="module")
 def slow_pdf(tmp_path_factory) -> str:
-    """A page of two million tiny line draws: rendering it takes seconds."""
-    lines = zlib.compress(b"0 0 m 600 800 l S\n" * 2_000_000, 9)
-    data = one_page().replace(stream(TEXT), b"<</Length %d /Filter /FlateDecode>>\nstream\n" % len(lines)
-                              + lines + b"\nendstream")
     path = tmp_path_factory.mktemp("slow") / "slow.pdf"
-    path.write_bytes(data)
+    path.write_bytes(slow_render_page())
     return str(path)
 
 
@@ -113,3 +113,23 @@ def test_module_level_helper(text_pdf):
         assert call_tool_isolated("pdf_outline", {"path": str(text_pdf)}).details["count"] == 0
     finally:
         shutdown()
+
+
+def test_an_overall_deadline_counts_the_worker_start_up(text_pdf):
+    fresh = ToolWorkerPool(size=1, timeout=30)
+    try:
+        started = time.monotonic()
+        result = fresh.call("pdf_info", {"path": str(text_pdf)}, timeout=0.01, overall=True)
+        assert time.monotonic() - started < 1.5
+        assert result.is_error and result.details["error"] == "pdf_error"
+        assert "did not finish within 0.01 s" in result.details["message"]
+        assert not fresh.call("pdf_info", {"path": str(text_pdf)}, timeout=30, overall=True).is_error
+    finally:
+        fresh.close()
+
+
+def test_the_call_deadline_follows_the_config():
+    config = Config(tool_timeout_s=7, model_timeout_s=10)
+    assert tool_call_timeout("pdf_render_page", config) == 7
+    assert tool_call_timeout("pdf", config) == 30  # three model requests
+    assert tool_call_timeout("pdf", config.replace(tool_timeout_s=90)) == 90

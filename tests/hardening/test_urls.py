@@ -1,8 +1,8 @@
 """URL fetching against hostile servers and DNS, all on 127.0.0.1.
 
-A resolver stub (`remote.resolve_addresses`) plays DNS: names that answer differently on each
+A resolver stub (`netaddr.system_resolver`) plays DNS: names that answer differently on each
 lookup (rebinding), mixed public/private answers. To let a loopback server stand in for a public
-one, `remote._is_public` is widened to 127.0.0.1 only; every other private address stays blocked.
+one, `netaddr.is_public` is widened to 127.0.0.1 only; every other private address stays blocked.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
 import pytest
 
-import pdfdesk.core.remote as remote
+from pdfdesk.core import netaddr, remote
 from pdfdesk.core.config import Config
 from pdfdesk.core.errors import BLOCKED_ADDRESS, FETCH_FAILED, NOT_A_PDF, TOO_LARGE, PdfDeskError
 from pdfdesk.core.references import resolve_reference
@@ -103,7 +102,7 @@ def dns(monkeypatch):
     """name -> list of answers, one per lookup (the last repeats); records every lookup."""
     table: dict[str, list[list[str]]] = {}
     lookups: list[str] = []
-    real = remote.resolve_addresses
+    real = netaddr.system_resolver
 
     def resolve(host: str, port: int) -> list[str]:
         if host not in table:
@@ -112,14 +111,14 @@ def dns(monkeypatch):
         answers = table[host]
         return answers.pop(0) if len(answers) > 1 else answers[0]
 
-    monkeypatch.setattr(remote, "resolve_addresses", resolve)
+    monkeypatch.setattr(netaddr, "system_resolver", resolve)
     return table, lookups
 
 
 @pytest.fixture
 def loopback_is_public(monkeypatch):
-    real = remote._is_public
-    monkeypatch.setattr(remote, "_is_public", lambda address: address == "127.0.0.1" or real(address))
+    real = netaddr.is_public
+    monkeypatch.setattr(netaddr, "is_public", lambda address: address == "127.0.0.1" or real(address))
 
 
 STRICT = Config(fetch_timeout_s=5.0)
@@ -150,7 +149,7 @@ def test_redirect_to_another_scheme_is_refused(port, loopback_is_public):
 @pytest.mark.parametrize("address", ["64:ff9b::7f00:1", "2002:7f00:1::1", "::ffff:10.0.0.1", "2001:0:4136:e378:8000:63bf:f5ff:fffe",
                                      "100.64.0.1", "198.18.0.1", "fd00::1", "ff02::1"])
 def test_addresses_that_reach_private_hosts_are_not_public(address):
-    assert not remote._is_public(address)
+    assert not netaddr.is_public(address)
 
 
 def test_rebinding_answers_cannot_move_the_connection(port, dns, loopback_is_public):
@@ -185,20 +184,6 @@ def test_allowed_private_fetches_are_pinned_too(port, dns):
     assert lookups == ["intranet.example"]
 
 
-def test_https_requests_carry_the_name_for_sni_and_certificates():
-    captured: list[httpx.Request] = []
-    with httpx.Client(transport=httpx.MockTransport(lambda r: captured.append(r) or httpx.Response(200))) as client:
-        request = remote._pinned_request(client, "https://docs.example:8443/a.pdf", "93.184.216.34",
-                                         httpx.Timeout(5.0))
-        client.send(request)
-        v6 = remote._pinned_request(client, "https://docs.example/a.pdf", "2606:2800:220:1::1", httpx.Timeout(5.0))
-    assert captured[0].url.host == "93.184.216.34" and captured[0].url.port == 8443
-    assert captured[0].headers["Host"] == "docs.example:8443"
-    assert captured[0].extensions["sni_hostname"] == "docs.example"
-    assert v6.url.host == "2606:2800:220:1::1" and v6.headers["Host"] == "docs.example"
-    assert "[2606:2800:220:1::1]" in str(v6.url)
-
-
 def test_a_trickling_body_is_cut_at_the_total_deadline(port):
     started = time.monotonic()
     assert code_of(f"http://127.0.0.1:{port}/trickle.pdf", PRIVATE_OK.replace(fetch_timeout_s=1.0)) == FETCH_FAILED
@@ -228,3 +213,94 @@ def test_a_compression_bomb_stops_at_the_download_cap(port):
     started = time.monotonic()
     assert code_of(f"http://127.0.0.1:{port}/gzip-bomb.pdf", PRIVATE_OK.replace(max_download_mb=5)) == TOO_LARGE
     assert time.monotonic() - started < 5
+
+
+# -- the address the connection uses, in every spelling ---------------------------------------------------
+@pytest.fixture
+def no_dns(monkeypatch):
+    """Any lookup fails the test: these hosts are addresses, and a resolver must never see them."""
+    def refuse(host: str, port: int) -> list[str]:
+        raise AssertionError(f"DNS lookup of {host!r}")
+
+    monkeypatch.setattr(netaddr, "system_resolver", refuse)
+
+
+@pytest.mark.parametrize("host", [
+    "2130706433", "0x7f000001", "0x7f.1", "0X7F.0.0.1", "0177.0.0.1", "017700000001", "127.1", "127.0.1",
+    "127.0.0.1.", "0", "0x0", "0xa.1", "3232235777", "0xe0000001", "4294967295",
+    "[::127.0.0.1]", "[::7f00:1]", "[::1.2.3.4]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::ffff:0:7f00:1]",
+    "[64:ff9b::7f00:1]", "[64:ff9b::10.0.0.1]", "[64:ff9b:1::a00:1]", "[2002:7f00:1::1]", "[2002:a9fe:a9fe::]",
+    "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "[::]", "[::1]", "[fe80::1]", "[fec0::1]", "[ff0e::1]",
+])
+def test_disguised_private_addresses_are_blocked_without_dns(host, no_dns):
+    assert code_of(f"http://{host}:8/x.pdf", STRICT) == BLOCKED_ADDRESS
+
+
+@pytest.mark.parametrize(("host", "address"), [
+    ("134744072", "8.8.8.8"), ("0x8.0x8.0x8.0x8", "8.8.8.8"), ("010.8.8.8", "8.8.8.8"), ("8.8.2056", "8.8.8.8"),
+    ("::ffff:8.8.8.8", "::ffff:808:808"), ("2002:808:808::1", "2002:808:808::1"), ("64:ff9b::8.8.8.8", "64:ff9b::808:808"),
+])
+def test_public_addresses_in_any_spelling_pass_as_that_address(host, address, no_dns):
+    assert remote.check_host(host, 443) == [address]
+
+
+@pytest.mark.parametrize("host", ["1.2.3.999", "0x1.0x100.1.1", "09.1.1.1", "1.2.3.4.5", "1.2.0xzz"])
+def test_numeric_hosts_that_are_no_address_are_refused_without_dns(host, no_dns):
+    assert code_of(f"http://{host}/x.pdf", STRICT) == FETCH_FAILED
+
+
+@pytest.mark.parametrize("spelling", ["2130706433", "0x7f.1", "0177.0.0.1", "127.1", "0x7f000001"])
+def test_an_allowed_private_fetch_connects_to_the_address_it_checked(port, spelling):
+    Hostile.hosts.clear()
+    source = resolve_reference(f"http://{spelling}:{port}/doc.pdf", PRIVATE_OK)
+    assert source.data.startswith(b"%PDF")
+    assert Hostile.hosts == [f"127.0.0.1:{port}"]  # the canonical address, the one connected to
+
+
+@pytest.mark.parametrize("answer", ["127.0.0.1", "127.8.9.10", "10.1.2.3", "172.31.0.1", "192.168.0.10", "169.254.169.254",
+                                    "100.64.1.1", "0.0.0.0", "224.0.0.251", "239.255.255.250", "255.255.255.255",
+                                    "::1", "::", "fe80::1%2", "fd12::1", "ff02::fb", "::ffff:10.0.0.1", "64:ff9b::a9fe:a9fe"])
+def test_names_resolving_to_non_public_addresses_are_blocked_before_connecting(port, answer):
+    lookups: list[str] = []
+
+    def resolver(host: str, resolver_port: int) -> list[str]:
+        lookups.append(host)
+        return ["93.184.216.34", answer]  # one public answer does not excuse a private one
+
+    Hostile.hosts.clear()
+    with pytest.raises(PdfDeskError) as err:
+        remote.fetch_pdf(f"http://docs.example:{port}/doc.pdf", STRICT, resolver=resolver)
+    assert err.value.code == BLOCKED_ADDRESS and answer in err.value.message
+    assert lookups == ["docs.example"] and Hostile.hosts == []
+
+
+def test_an_injected_resolver_is_the_only_lookup_and_its_answer_is_used(port):
+    lookups: list[str] = []
+
+    def resolver(host: str, resolver_port: int) -> list[str]:
+        lookups.append(f"{host}:{resolver_port}")
+        return ["127.0.0.1"]
+
+    Hostile.hosts.clear()
+    data, final = remote.fetch_pdf(f"http://Docs.Example:{port}/doc.pdf", PRIVATE_OK, resolver=resolver)
+    assert data.startswith(b"%PDF") and final == f"http://Docs.Example:{port}/doc.pdf"
+    assert lookups == [f"docs.example:{port}"] and Hostile.hosts == [f"docs.example:{port}"]
+
+
+@pytest.mark.parametrize("target", ["http://0177.0.0.2:{port}/doc.pdf", "http://[::127.0.0.2]:{port}/doc.pdf",
+                                    "http://[::ffff:7f00:2]:{port}/doc.pdf", "http://[64:ff9b::a00:1]/x.pdf",
+                                    "http://127.2:{port}/doc.pdf", "http://2130706434:{port}/doc.pdf"])
+def test_redirects_to_disguised_private_targets_are_blocked(port, loopback_is_public, target):
+    hop = target.format(port=port).replace("://", "__", 1)
+    assert code_of(f"http://127.0.0.1:{port}/redirect/{hop}", STRICT) == BLOCKED_ADDRESS
+
+
+def test_credentials_in_a_url_are_not_sent(port):
+    Hostile.hosts.clear()
+    assert resolve_reference(f"http://user:secret@127.0.0.1:{port}/doc.pdf", PRIVATE_OK).data.startswith(b"%PDF")
+    assert Hostile.hosts == [f"127.0.0.1:{port}"]
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:99999/x.pdf", "http://exa mple.com/x.pdf"])
+def test_malformed_urls_are_coded_errors(url, no_dns):
+    assert code_of(url, PRIVATE_OK) in ("unsupported_pdf_reference", FETCH_FAILED)
