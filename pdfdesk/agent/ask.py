@@ -41,6 +41,9 @@ async def _ask(question: str, documents: Sequence[str], model: str | None, quiet
             pass  # listed once, in order, under Sources
         elif isinstance(event, Done):
             done = event
+    if status == EXIT_OK and (done is None or not done.text.strip()):  # an empty answer is no answer
+        status = EXIT_AGENT_ERROR
+        err.write("pdfdesk: the model returned an empty answer\n")
     if done is not None:
         if done.text and not done.text.endswith("\n"):
             out.write("\n")
@@ -53,5 +56,5 @@ async def _ask(question: str, documents: Sequence[str], model: str | None, quiet
 
 
 def ask(question: str, documents: Sequence[str], model: str | None = None, quiet: bool = False) -> int:
-    """Run one question to completion; 0 when answered, 1 when the model failed."""
+    """Run one question to completion; 0 when answered, 1 when the model failed or said nothing."""
     return asyncio.run(_ask(question, documents, model, quiet, sys.stdout, sys.stderr))

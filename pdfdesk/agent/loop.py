@@ -36,6 +36,8 @@ _HINTS = {
     "connection": "Check the network, or that the local model server is running at its base URL.",
     "auth": "The API key was refused; check it in Settings (or the environment variable).",
     "no_key": "Add the API key in Settings, or set the provider's environment variable.",
+    "bad_reply": ("The server at the model's address did not answer like the provider's API (a proxy, a login "
+                  "page or a wrong base URL?); check the provider's baseUrl, or try again."),
 }
 
 
@@ -189,6 +191,10 @@ class AgentLoop:
                 if end and end.stop_reason == "max_tokens":
                     yield AgentError("model_error", "The answer was cut off at the model's output limit.",
                                      "Ask for a shorter answer or a narrower question.")
+                elif not state.answer.strip():  # nothing to show: say so rather than end in silence
+                    stop = f" (stop reason: {end.stop_reason})" if end else ""
+                    yield AgentError("model_error", f"{self.provider.provider}/{self.model} returned an empty answer{stop}.",
+                                     "Try again, or ask another model.")
                 return
             outputs: list[ToolOutput] = []
             try:

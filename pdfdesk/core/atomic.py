@@ -22,7 +22,10 @@ def write_text_atomically(path: Path, text: str) -> None:
             os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
-        temp.unlink(missing_ok=True)
+        try:
+            temp.unlink(missing_ok=True)
+        except OSError:  # e.g. the disk turned read-only meanwhile: the first error is the one to report
+            pass
         raise
 
 

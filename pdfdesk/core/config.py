@@ -7,7 +7,9 @@ Front ends (CLI flags, MCP `--root`, the settings dialog) build a `Config` and i
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import stat
 import threading
 import tomllib
 from dataclasses import dataclass, field
@@ -17,6 +19,9 @@ from typing import Any
 from pdfdesk.core import paths
 
 MB = 1024 * 1024
+# A settings file is a few hundred bytes; anything past this is not one (reading a 100 MB file
+# took tens of seconds and half a gigabyte before every command).
+MAX_CONFIG_BYTES = 1 * MB
 
 
 class ConfigError(ValueError):
@@ -49,6 +54,7 @@ class Config:
     max_download_mb: float = 50.0       # URL fetches stop past this many bytes
     pdf_max_bytes_mb: float = 10.0      # default byte cap of the `pdf` analyze tool
     pdf_max_pages: int = 20             # pages the `pdf` tool's extraction fallback sends
+    tool_timeout_s: float = 60.0        # one CLI tool call, in its worker process, before it is stopped
     workspace_only: bool = False        # only files under `roots` may be opened
     roots: tuple[str, ...] = ()
     allow_remote: bool = True           # False = sandbox: URLs are refused (remote_disabled)
@@ -84,18 +90,27 @@ class Config:
 # The built-in model's name has the same org/model shape as the downloadable ones.
 EMBEDDING_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 
+
+def _up_to(highest: int, unit: str) -> tuple[Any, str]:
+    """Greater than 0 and at most `highest`. Written as one chained comparison so that NaN, inf
+    (TOML's `inf`, or `1e400` read as inf) and integers too big for a float all fail it."""
+    return (lambda v: 0 < v <= highest, f"a number greater than 0 and at most {highest:,} ({unit})")
+
+
 # (toml section, toml key) -> (Config field, accepted types, check, description of valid values)
-_POSITIVE = (lambda v: v > 0, "a number greater than 0")
+# Finite and sane: inf, NaN or 1e400 would reach the code as numbers and fail there, not here.
+_POSITIVE = (lambda v: 0 < v <= 1e9, "a finite number greater than 0 (at most 1e9)")
 _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...], Any]] = {
-    ("limits", "maxFileMb"): ("max_file_mb", (int, float), _POSITIVE),
-    ("limits", "maxDownloadMb"): ("max_download_mb", (int, float), _POSITIVE),
-    ("limits", "pdfMaxBytesMb"): ("pdf_max_bytes_mb", (int, float), _POSITIVE),
+    ("limits", "maxFileMb"): ("max_file_mb", (int, float), _up_to(1_000_000, "MB")),
+    ("limits", "maxDownloadMb"): ("max_download_mb", (int, float), _up_to(100_000, "MB")),
+    ("limits", "pdfMaxBytesMb"): ("pdf_max_bytes_mb", (int, float), _up_to(1_000, "MB")),
     ("limits", "pdfMaxPages"): ("pdf_max_pages", (int,), (lambda v: 1 <= v <= 1000, "a whole number from 1 to 1000")),
+    ("limits", "toolTimeoutSeconds"): ("tool_timeout_s", (int, float), _POSITIVE),
     ("files", "workspaceOnly"): ("workspace_only", (bool,), None),
     ("files", "roots"): ("roots", (list,), (lambda v: all(isinstance(x, str) and x for x in v), "a list of folder paths")),
     ("network", "allowRemote"): ("allow_remote", (bool,), None),
     ("network", "allowPrivateAddresses"): ("allow_private_addresses", (bool,), None),
-    ("network", "timeoutSeconds"): ("fetch_timeout_s", (int, float), _POSITIVE),
+    ("network", "timeoutSeconds"): ("fetch_timeout_s", (int, float), _up_to(3_600, "seconds")),
     ("network", "maxRedirects"): ("max_redirects", (int,), (lambda v: 0 <= v <= 10, "a whole number from 0 to 10")),
     ("search", "semantic"): ("semantic", (bool,), None),
     ("search", "embeddingModel"): ("embedding_model", (str,), (lambda v: EMBEDDING_MODEL_NAME.match(v) is not None,
@@ -106,7 +121,7 @@ _KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...], Any]] = {
     ("models", "imageModel"): ("image_model", (str,), None),
     ("agent", "maxTurns"): ("agent_max_turns", (int,), (lambda v: 1 <= v <= 50, "a whole number from 1 to 50")),
     ("agent", "maxToolCalls"): ("agent_max_tool_calls", (int,), (lambda v: 0 <= v <= 200, "a whole number from 0 to 200")),
-    ("agent", "timeoutSeconds"): ("model_timeout_s", (int, float), _POSITIVE),
+    ("agent", "timeoutSeconds"): ("model_timeout_s", (int, float), _up_to(3_600, "seconds")),
     ("agent", "maxRetries"): ("model_max_retries", (int,), (lambda v: 0 <= v <= 10, "a whole number from 0 to 10")),
 }
 _OWNED_SECTIONS = {section for section, _ in _KEYS} | {"providers"}
@@ -206,14 +221,66 @@ def parse_config(data: dict[str, Any], source: str = "config.toml") -> Config:
     return Config(**values, extra=extra)
 
 
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def read_config_text(path: Path) -> str | None:
+    """The text of a config file, or None when there is none.
+
+    Opened without blocking and checked with fstat before anything is read, and never more than
+    MAX_CONFIG_BYTES + 1 bytes read: a FIFO in its place would hang every command, a link to
+    /dev/zero would fill the memory, and a huge file would delay every start."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:  # also a link pointing nowhere: no file, so the defaults
+        return None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc}); make it readable or remove it") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"{path}: is {_file_kind(info.st_mode)}, not a settings file; replace it with a "
+                              "plain text file (or remove it to use the defaults)")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: is {info.st_size / MB:,.1f} MB; a settings file is at most "
+                              f"{MAX_CONFIG_BYTES // MB} MB, so this is not one (remove it or keep only the settings)")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_CONFIG_BYTES:  # the file may grow between fstat and read
+            chunk = os.read(fd, MAX_CONFIG_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except BlockingIOError:
+        raise ConfigError(f"{path}: cannot be read without waiting; replace it with a plain text file") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: is larger than {MAX_CONFIG_BYTES // MB} MB, so it is not a settings file")
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML (not UTF-8 text: {exc.reason} at byte {exc.start})") from None
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read config.toml (defaults when it does not exist)."""
     path = path or config_path()
-    if not path.exists():
+    text = read_config_text(path)
+    if text is None:
         return Config()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
     _refuse_secrets(data, str(path))
     return parse_config(data, str(path))

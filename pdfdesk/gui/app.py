@@ -155,13 +155,12 @@ def create_application(argv: Sequence[str] | None = None) -> QApplication:
 
 
 def _log_uncaught(kind: type[BaseException], value: BaseException, tb: Any) -> None:
-    """A bug in a slot is written to crash.log and the app keeps running."""
-    try:
-        with open(paths.app_data_dir() / "crash.log", "a", encoding="utf-8") as handle:
-            handle.write("".join(traceback.format_exception(kind, value, tb)) + "\n")
-    except OSError:
-        pass
-    log.error("uncaught %s: %s", kind.__name__, value)
+    """A bug in a slot is written to crash.log and the app keeps running; when crash.log cannot be
+    written (read-only or full disk) one line says so on stderr, never a second traceback."""
+    kept, where = paths.write_crash_log("".join(traceback.format_exception(kind, value, tb)))
+    log.error("uncaught %s: %s (%s)", kind.__name__, value, where)
+    if not kept:
+        sys.stderr.write(f"pdfdesk: uncaught {kind.__name__}: {value} ({where})\n")
 
 
 class FileOpenRequests(QObject):

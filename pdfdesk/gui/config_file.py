@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from pdfdesk.core.atomic import write_text_atomically
-from pdfdesk.core.config import Config, ConfigError, config_path, parse_config
+from pdfdesk.core.config import (
+    Config,
+    ConfigError,
+    config_path,
+    parse_config,
+    read_config_text,
+)
 
 DELETE = object()  # a change value that removes the key
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -23,11 +29,12 @@ _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 def read_raw(path: Path | None = None) -> dict[str, Any]:
     path = path or config_path()
-    if not path.exists():
+    text = read_config_text(path)  # refuses a FIFO, a device or a huge file without waiting on it
+    if text is None:
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
 
 

@@ -38,7 +38,10 @@ def load_recent() -> list[str]:
 
 
 def _save(items: list[str]) -> None:
-    write_json_atomically(_file(), {"recent": items[:MAX_RECENT]}, indent=1)
+    try:
+        write_json_atomically(_file(), {"recent": items[:MAX_RECENT]}, indent=1)
+    except OSError:  # a read-only or full data folder: the list is a convenience, opening goes on
+        pass
 
 
 def add_recent(reference: str) -> list[str]:

@@ -10,6 +10,12 @@ from __future__ import annotations
 import sys
 import time
 
+from pdfdesk.core.paths import (
+    app_data_dir,
+    storage_error,
+    storage_problem,
+    unwritable_reason,
+)
 from pdfdesk.index import embedding
 from pdfdesk.index.library import FAILED, Library
 from pdfdesk.index.owner import KEYWORD, default_owner, stage_needed
@@ -35,8 +41,28 @@ class _Bar:
         sys.stderr.flush()
 
 
+def _cannot_write(problem: str) -> int:
+    error = storage_error(app_data_dir(), problem, "build search indices")
+    sys.stderr.write(f"{error.message}\n  hint: {error.hint}\n")
+    return 1
+
+
 def index_paths(paths: list[str]) -> int:
-    """Index each PDF (keyword stage, then vectors); 0 when all succeeded, 1 when any failed."""
+    """Index each PDF (keyword stage, then vectors); 0 when all succeeded, 1 when any failed or
+    the data folder cannot take the indices (read-only, full: said in one line, no traceback)."""
+    problem = unwritable_reason(app_data_dir())
+    if problem is not None:
+        return _cannot_write(problem)
+    try:
+        return _index_paths(paths)
+    except OSError as exc:
+        problem = storage_problem(exc)
+        if problem is None:
+            raise
+        return _cannot_write(problem)
+
+
+def _index_paths(paths: list[str]) -> int:
     library = Library()
     added = library.add(paths)
     if not added:
@@ -52,6 +78,8 @@ def index_paths(paths: list[str]) -> int:
             owner.queue.add(entry.fingerprint, entry.path, entry.name)
             wanted.add(entry.fingerprint)
     outcomes = owner.drain(only=wanted, progress=_Bar(), wait=True) if wanted else []
+    if owner.storage_problem is not None:  # a disk that filled up during the build
+        return _cannot_write(owner.storage_problem)
     library.settle(owner.queue)
     failures = indexed = 0
     paths_wanted = {entry.path for entry in added}

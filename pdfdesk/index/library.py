@@ -23,6 +23,7 @@ from pdfdesk.core import paths
 from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import PdfDeskError
+from pdfdesk.index.locks import open_lock_file
 from pdfdesk.index.owner import KEYWORD, IndexOwner, default_owner
 from pdfdesk.index.queue import IndexQueue
 from pdfdesk.index.store import DocumentIndex
@@ -64,8 +65,12 @@ _thread_lock = threading.RLock()
 def _file_lock(path: Path) -> Iterator[None]:
     """An exclusive lock shared by threads and processes (fcntl; a thread lock where absent)."""
     with _thread_lock:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a+b") as handle:
+        try:
+            handle = open_lock_file(path)
+        except OSError:  # a read-only data folder: reading needs no lock, and any write fails anyway
+            yield
+            return
+        with handle:
             try:
                 import fcntl
             except ImportError:  # Windows: threads are still serialised

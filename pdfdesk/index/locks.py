@@ -49,6 +49,19 @@ def _release(handle: BinaryIO) -> None:
     fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+def open_lock_file(path: Path) -> BinaryIO:
+    """The lock file, opened for writing where possible. One that exists but cannot be written
+    (another user's file in a shared folder, a read-only disk) is opened for reading: an OS lock
+    works on that handle just as well. Raises OSError when there is no lock file and none can be made."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return open(path, "a+b")
+    except OSError:
+        if path.is_file():
+            return open(path, "rb")
+        raise
+
+
 @contextmanager
 def file_lock(path: Path, wait: bool = False, cancel: threading.Event | None = None,
               while_waiting: Callable[[], None] | None = None) -> Iterator[bool]:
@@ -56,10 +69,10 @@ def file_lock(path: Path, wait: bool = False, cancel: threading.Event | None = N
 
     Without `wait` one attempt is made. With `wait` it polls until the lock is free or `cancel`
     is set, calling `while_waiting` between attempts (to report the holder's progress). Each
-    call opens its own handle, so two threads of one process exclude each other too.
+    call opens its own handle, so two threads of one process exclude each other too. Raises
+    OSError when the lock file neither exists nor can be made (a read-only or full data folder).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as handle:
+    with open_lock_file(path) as handle:
         held = _try_acquire(handle)
         while not held and wait and not (cancel is not None and cancel.is_set()):
             if while_waiting is not None:

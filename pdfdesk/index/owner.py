@@ -18,6 +18,7 @@ recorded; a later search after the model arrives queues the document again.
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -28,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from pdfdesk.core import childproc
+from pdfdesk.core import childproc, paths
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import FILE_NOT_FOUND, PERMISSION_DENIED, PdfDeskError
 from pdfdesk.index import embedding
@@ -38,9 +39,12 @@ from pdfdesk.index.queue import INTERACTIVE, LIBRARY, IndexQueue, Job, queue_dir
 from pdfdesk.index.semantic import SEMANTIC_DIR
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexState
 
+log = logging.getLogger(__name__)
+
 KEYWORD, VECTORS = "keyword", "vectors"
 RUNNER_LOCK = ".runner.lock"
 IDLE_POLL_S = 1.0
+STORAGE_RETRY_S = 30.0  # a read-only or full data folder is looked at again this often, not every second
 BACKGROUND_ENV = "PDFDESK_BACKGROUND_INDEXING"  # "0": one-shot commands start no background owner
 # Address-space caps (what the OS can enforce): generous, since every thread reserves address
 # space; they stop a runaway page or model from taking the machine, not honest work.
@@ -76,7 +80,19 @@ def _open_target(job: Job) -> Target | None:
 
 def _stage_child(send: Callable[[Any], None], job: Job | None, target: Target | None, stage: str,
                  wait: bool) -> dict[str, Any]:
-    """In the child: reopen the document, run one stage, and say how it ended."""
+    """In the child: reopen the document, run one stage, and say how it ended. A write the disk
+    refuses (read-only, full) becomes a coded error naming the data folder, not a pdf_error."""
+    try:
+        return _run_stage(send, job, target, stage, wait)
+    except OSError as exc:
+        problem = paths.storage_problem(exc)
+        if problem is None:
+            raise
+        raise paths.storage_error(paths.app_data_dir(), problem, "build the search index") from None
+
+
+def _run_stage(send: Callable[[Any], None], job: Job | None, target: Target | None, stage: str,
+               wait: bool) -> dict[str, Any]:
     if target is None:
         assert job is not None
         target = _open_target(job)
@@ -121,6 +137,7 @@ class IndexOwner:
         self.outcomes: dict[str, Outcome] = {}       # the latest outcome per document
         self.vectors_skipped: str | None = None      # why the last vector stage was skipped
         self.current: tuple[str, str] | None = None  # (fingerprint, stage) being built now
+        self.storage_problem: str | None = None      # why the data folder cannot be written, if it cannot
 
     # -- handing documents over ---------------------------------------------------------------
     def submit(self, target: Target, priority: int = INTERACTIVE) -> None:
@@ -152,11 +169,24 @@ class IndexOwner:
             _serving = None
 
     def _serve(self) -> None:
+        reported: str | None = None
         while not self._stop.is_set():
-            with self.runner_lock() as held:
-                while held and not self._stop.is_set():
-                    self.drain(cancel=self._stop)
-                    self._stop.wait(IDLE_POLL_S)  # documents handed over meanwhile are picked up next
+            self.storage_problem = None
+            try:
+                with self.runner_lock() as held:
+                    while held and not self._stop.is_set() and self.storage_problem is None:
+                        self.drain(cancel=self._stop)
+                        self._stop.wait(IDLE_POLL_S)  # documents handed over meanwhile are picked up next
+            except OSError as exc:  # the thread lives on: searches answer from the pages meanwhile
+                self.storage_problem = paths.write_failure(exc)
+            if self.storage_problem is not None:
+                if self.storage_problem != reported:  # once, not every STORAGE_RETRY_S
+                    log.warning("indexing paused: the data folder %s cannot be written (%s)", paths.app_data_dir(),
+                                self.storage_problem)
+                reported = self.storage_problem
+                self._stop.wait(STORAGE_RETRY_S)
+                continue
+            reported = None
             self._stop.wait(IDLE_POLL_S * 3)  # another process runs the queue; take over if it ends
 
     @contextmanager
@@ -204,9 +234,11 @@ class IndexOwner:
     def drain(self, only: set[str] | None = None, progress: StageProgress | None = None,
               cancel: threading.Event | None = None, wait: bool = False, once: bool = False) -> list[Outcome]:
         """Run stages until nothing (of `only`) is left, `cancel` is set, or after one stage with
-        `once`. Documents another process is building are skipped, or waited for with `wait`."""
+        `once`, or at the first stage the data folder cannot take (`storage_problem` says why).
+        Documents another process is building are skipped, or waited for with `wait`."""
         outcomes: list[Outcome] = []
         skip: set[str] = set()
+        self.storage_problem = None
         while not (cancel is not None and cancel.is_set()):
             picked = self._next(only, skip)
             if picked is None:
@@ -217,7 +249,7 @@ class IndexOwner:
             self.outcomes[outcome.fingerprint] = outcome
             if outcome.result in ("busy", "failed", "cancelled", "no_model"):
                 skip.add(outcome.fingerprint)
-            if once:
+            if once or self.storage_problem is not None:  # the next document would fail alike
                 break
         return outcomes
 
@@ -227,9 +259,13 @@ class IndexOwner:
         name = job.name if job is not None else target.source.name  # type: ignore[union-attr]
         index = DocumentIndex(fingerprint)
         if not wait:
-            with index.build_lock() as free:  # another process is building it: no child for nothing
-                if not free:
-                    return Outcome(fingerprint, name, stage, "busy")
+            try:
+                with index.build_lock() as free:  # another process is building it: no child for nothing
+                    if not free:
+                        return Outcome(fingerprint, name, stage, "busy")
+            except OSError as exc:
+                problem = paths.write_failure(exc)
+                return self._unwritable(fingerprint, name, stage, problem)
         state = index.read_state()
         pages = state.pages_total if state is not None else 1000
 
@@ -246,11 +282,16 @@ class IndexOwner:
         except childproc.JobCancelled:
             return Outcome(fingerprint, name, stage, "cancelled")
         except PdfDeskError as exc:
+            if exc.extra.get("storage_problem"):  # the machine's fault: the job waits, uncounted
+                return self._unwritable(fingerprint, name, stage, str(exc.extra["storage_problem"]))
             if exc.code in (FILE_NOT_FOUND, PERMISSION_DENIED):
                 self._finish(job, target)
                 return Outcome(fingerprint, name, stage, "gone", exc.message)
             if job is not None:
-                self.queue.failed(fingerprint, f"{exc.code}: {exc.message}")
+                try:
+                    self.queue.failed(fingerprint, f"{exc.code}: {exc.message}")
+                except OSError:  # not recorded: the next round tries it again
+                    pass
             else:
                 self._finish(job, target)
             return Outcome(fingerprint, name, stage, "failed", exc.message)
@@ -268,6 +309,13 @@ class IndexOwner:
         return Outcome(fingerprint, name, stage, result["outcome"])
 
 
+    def _unwritable(self, fingerprint: str, name: str, stage: str, problem: str) -> Outcome:
+        """A stage the data folder cannot take: reported, and not counted against the document."""
+        self.storage_problem = problem
+        message = paths.storage_error(paths.app_data_dir(), problem, "build the search index").message
+        return Outcome(fingerprint, name, stage, "failed", message)
+
+
 _serving: IndexOwner | None = None  # this process's running owner, if it has one
 _default: IndexOwner | None = None
 _default_lock = threading.Lock()
@@ -282,14 +330,17 @@ def default_owner() -> IndexOwner:
         return _default
 
 
-def request_indexing(target: Target, priority: int = LIBRARY) -> None:
-    """Queue a document and make sure some process will work on it; returns at once."""
+def request_indexing(target: Target, priority: int = LIBRARY) -> str | None:
+    """Queue a document and make sure some process will work on it; returns at once. None when
+    it is queued, else why it cannot be (a read-only or full data folder): search still answers
+    from the pages, and says so."""
     try:
         default_owner().submit(target, priority)
-    except OSError:  # a read-only or full data folder: search still answers from the pages
-        return
+    except OSError as exc:
+        return paths.write_failure(exc)
     if _serving is None:
         start_background_owner()
+    return None
 
 
 def start_background_owner() -> bool:
@@ -297,9 +348,12 @@ def start_background_owner() -> bool:
     background indexing is turned off); True when one was started."""
     if os.environ.get(BACKGROUND_ENV, "1") == "0":
         return False
-    with file_lock(queue_dir() / RUNNER_LOCK) as free:
-        if not free:
-            return False
+    try:
+        with file_lock(queue_dir() / RUNNER_LOCK) as free:
+            if not free:
+                return False
+    except OSError:  # no lock file can be made: nor can an index, so no owner is started for nothing
+        return False
     command = [sys.executable, "index", "--drain"] if getattr(sys, "frozen", False) else \
         [sys.executable, "-m", "pdfdesk", "index", "--drain"]
     try:
@@ -315,11 +369,19 @@ def drain_in_background() -> int:
     process already runs it (also 0)."""
     childproc.lower_priority(childproc.Priority.BACKGROUND)
     owner = default_owner()
-    with owner.runner_lock() as held:
-        if not held:
-            return 0
-        # Documents queued while a round ran are picked up by the next; a round in which every
-        # document was being built by another process ends the run (that process finishes them).
-        while any(outcome.result != "busy" for outcome in owner.drain()):
-            time.sleep(0.1)
+    try:
+        with owner.runner_lock() as held:
+            if not held:
+                return 0
+            # Documents queued while a round ran are picked up by the next; a round in which every
+            # document was being built by another process ends the run (that process finishes
+            # them), and so does a data folder that cannot take the index.
+            while any(outcome.result != "busy" for outcome in owner.drain()) and owner.storage_problem is None:
+                time.sleep(0.1)
+    except OSError as exc:
+        owner.storage_problem = paths.write_failure(exc)
+    if owner.storage_problem is not None:
+        sys.stderr.write(paths.storage_error(paths.app_data_dir(), owner.storage_problem,
+                                             "build the search index").message + "\n")
+        return 1
     return 0

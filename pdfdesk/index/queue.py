@@ -47,13 +47,21 @@ class Job:
 
 
 def queue_dir() -> Path:
-    path = paths.app_data_dir() / QUEUE_DIR
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """The queue's folder, created when the disk allows (adding a job reports it when not)."""
+    return paths.ensure_dir(paths.app_data_dir() / QUEUE_DIR)
 
 
 def _job_file(folder: Path, fingerprint: str) -> Path:
     return folder / f"{fingerprint}.json"
+
+
+def _forget(path: Path) -> None:
+    """Delete a job file. On a read-only data folder it stays; whoever reads it next finds the
+    document complete (or the file damaged) again, so nothing is lost by leaving it."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _read_job(path: Path) -> Job | None:
@@ -104,7 +112,7 @@ class IndexQueue:
             path = self.folder / name
             job = _read_job(path)
             if job is None:
-                path.unlink(missing_ok=True)
+                _forget(path)
                 continue
             if include_failed or not job.failed:
                 found.append(job)
@@ -115,7 +123,7 @@ class IndexQueue:
 
     def done(self, fingerprint: str) -> None:
         """The document's index is complete (or the document is gone): forget the job."""
-        _job_file(self.folder, fingerprint).unlink(missing_ok=True)
+        _forget(_job_file(self.folder, fingerprint))
 
     def failed(self, fingerprint: str, error: str) -> Job | None:
         """Record a failed attempt; after MAX_ATTEMPTS the job is parked with its reason."""

@@ -3,8 +3,9 @@ semantic (stored passage vectors), or hybrid (keyword first, meaning filling in)
 and hit rectangles for the matches that are returned.
 
 Searching never builds anything: a document whose index is missing, unfinished or damaged is
-answered from its pages directly and handed to the indexing owner. A keyword search never loads
-an embedding model.
+answered from its pages directly and handed to the indexing owner. When the data folder cannot
+take an index (read-only, full), the pages are read directly with a longer budget, since no index
+is coming, and the answer says why. A keyword search never loads an embedding model.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from whoosh.qparser import QueryParserError  # type: ignore[attr-defined]
 
+from pdfdesk.core import paths
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.pages import format_page_set
@@ -30,6 +32,7 @@ from pdfdesk.index.sections import SectionStart, outline_entries, page_lines, pl
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
 
 SCAN_BUDGET_S = 0.6
+UNWRITABLE_SCAN_BUDGET_S = 10.0  # no index is coming: read (nearly) every page now instead
 MAX_SECTION_PAGES_TO_HIGHLIGHT = 5
 LOW_CONFIDENCE_SIMILARITY = 0.35
 
@@ -91,7 +94,8 @@ def _section_match(hit: dict[str, Any], score: float, found_by: str) -> dict[str
 
 
 def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | None, page_count: int,
-                     query: str, sections: bool, limit: int, details: dict[str, Any]) -> Ranking:
+                     query: str, sections: bool, limit: int, details: dict[str, Any],
+                     unwritable: str | None = None) -> Ranking:
     ranking = Ranking()
     indexed = state.pages_indexed if state is not None else 0
     lists: list[list[Key]] = []
@@ -111,7 +115,7 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
         lists.append(keys)
     pending = [] if sections else list(range(indexed + 1, page_count + 1))
     if pending:
-        scan = scan_pages(target, pending, parse_terms(query), SCAN_BUDGET_S)
+        scan = scan_pages(target, pending, parse_terms(query), UNWRITABLE_SCAN_BUDGET_S if unwritable else SCAN_BUDGET_S)
         keys = []
         for number, score in scan.hits:
             key = ("page", number)
@@ -121,10 +125,16 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
         lists.append(keys)
         details.update({"index_complete": False, "pages_indexed": indexed, "pages_scanned": len(scan.scanned),
                         "pages_not_searched": format_page_set(scan.not_reached)})
-        note = "The index is still being built: pages not yet indexed were read directly"
-        if scan.not_reached:
-            note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time, so search again "
-                     "in a moment for complete results")
+        if unwritable:
+            note = f"The search index cannot be saved ({unwritable}), so the pages were read directly"
+            if scan.not_reached:
+                note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time (an index, "
+                         "once the data folder can be written, covers every page)")
+        else:
+            note = "The index is still being built: pages not yet indexed were read directly"
+            if scan.not_reached:
+                note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time, so search again "
+                         "in a moment for complete results")
         add_note(details, note)
     ranking.keys = [k for k, _ in rrf(lists)] if len(lists) > 1 else (lists[0] if lists else [])
     return ranking
@@ -286,17 +296,21 @@ def search_document(target: Target, page_count: int, query: str, mode: str, gran
     recorded, state = _usable_state(index)
     result = DocumentSearch()
     details = result.details
+    unwritable = None if state is not None and state.complete else _unwritable(index)
+    if unwritable:
+        details["index_unwritable"] = unwritable
     choice = choose_mode(mode, granularity, index, state)
     details.update({"mode_requested": mode, "mode_used": choice.used})
     if choice.reason:
         details["mode_reason"] = choice.reason
     try:
-        chosen = _ranked(target, index, state, page_count, query, choice.used, granularity, limit, details)
+        chosen = _ranked(target, index, state, page_count, query, choice.used, granularity, limit, details, unwritable)
     except IndexDamaged as exc:
         details.pop("note", None)
         add_note(details, f"The search index is damaged ({exc.kind}) and is being rebuilt; pages were read directly")
         state = None
-        chosen = _ranked(target, index, None, page_count, query, "keyword", granularity, limit, details)
+        unwritable = unwritable or _unwritable(index)
+        chosen = _ranked(target, index, None, page_count, query, "keyword", granularity, limit, details, unwritable)
         details["mode_used"] = "keyword"
     for match in chosen:
         match["score"] = round(float(match["score"]), 4)
@@ -304,21 +318,35 @@ def search_document(target: Target, page_count: int, query: str, mode: str, gran
         decorate_matches(target, chosen, query, style, context)
     result.matches = chosen
     wants_vectors = mode != "keyword" and embedding.model_status()[0]
-    if state is None or not state.complete or index.damage() is not None or \
-            (wants_vectors and vectors_pending(recorded)):
-        request_indexing(target, INTERACTIVE)  # after answering: the answer never waits on it
+    if not unwritable and (state is None or not state.complete or index.damage() is not None or
+                           (wants_vectors and vectors_pending(recorded))):
+        problem = request_indexing(target, INTERACTIVE)  # after answering: the answer never waits on it
+        if problem is not None:  # found only on writing (a full disk): the answer above stands
+            details["index_unwritable"] = _describe_unwritable(problem)
+            add_note(details, f"The search index cannot be saved ({details['index_unwritable']}), so it will "
+                              "not be built until the data folder can be written")
     return result
 
 
+def _describe_unwritable(problem: str) -> str:
+    return f"the data folder {paths.app_data_dir()} cannot be written: {problem}"
+
+
+def _unwritable(index: DocumentIndex) -> str | None:
+    """Why this document's index cannot be written here, before anything is tried."""
+    problem = paths.unwritable_reason(index.folder.parent)
+    return _describe_unwritable(problem) if problem else None
+
+
 def _ranked(target: Target, index: DocumentIndex, state: IndexState | None, page_count: int, query: str, mode: str,
-            granularity: str, limit: int, details: dict[str, Any]) -> list[dict[str, Any]]:
+            granularity: str, limit: int, details: dict[str, Any], unwritable: str | None = None) -> list[dict[str, Any]]:
     sections = granularity == "section" and state is not None and state.sections_indexed
     if granularity == "section" and not sections:
         details["sections_pending"] = True
         add_note(details, "Sections are still being indexed; these are page results labelled with their section")
     keyword = semantic_ranking = None
     if mode in ("keyword", "hybrid"):
-        keyword = _keyword_ranking(target, index, state, page_count, query, sections, limit * 3, details)
+        keyword = _keyword_ranking(target, index, state, page_count, query, sections, limit * 3, details, unwritable)
     if mode in ("semantic", "hybrid"):
         semantic_ranking = _semantic_ranking(index, state, query, sections, limit * 3, details)
     details.setdefault("index_complete", bool(state and state.pages_complete))

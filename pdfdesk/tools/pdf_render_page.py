@@ -25,8 +25,22 @@ def render_file_name(name: str, fingerprint: str, page: int, dpi: int) -> str:
 
 def _write_atomically(target: Path, data: bytes) -> None:
     temp = target.with_suffix(f".{id(data):x}.tmp")
-    temp.write_bytes(data)
-    temp.replace(target)
+    try:
+        temp.write_bytes(data)
+        temp.replace(target)
+    except OSError:
+        temp.unlink(missing_ok=True)  # a full disk keeps no half-written PNG
+        raise
+
+
+def _save(target: Path, data: bytes) -> str | None:
+    """Write the PNG; why not, when the data folder cannot take it (read-only, full). The image is
+    returned inline either way: a machine fault must not cost the caller the page."""
+    try:
+        _write_atomically(target, data)
+    except OSError as exc:
+        return paths.write_failure(exc, target.parent)
+    return None
 
 
 @register(
@@ -57,16 +71,20 @@ def pdf_render_page(args: dict[str, Any]) -> ToolResult:
         rendered = render_png(opened.load_page(number), dpi)
         target = paths.renders_dir() / render_file_name(opened.source.name, opened.fingerprint, number, dpi)
         details = document_details(opened)
-    _write_atomically(target, rendered.png)
+    not_saved = _save(target, rendered.png)
     details.update({
-        "path": str(target), "page": number, "width": rendered.width, "height": rendered.height,
+        "path": None if not_saved else str(target), "page": number, "width": rendered.width, "height": rendered.height,
         "dpi": dpi, "effective_dpi": rendered.dpi, "requested_dpi": requested, "dpi_clamped": dpi != requested,
         "bytes": len(rendered.png), "mime_type": "image/png",
     })
+    where = f"saved to {target}"
+    if not_saved:
+        where = f"not saved: the data folder {target.parent} cannot be written ({not_saved}); the image is inline"
+        details.update({"saved": False, "save_error": where})
     note = f" (dpi {requested} clamped to {dpi})" if dpi != requested else ""
     if rendered.dpi < dpi - 0.5:
         note += f" (reduced to {rendered.dpi:g} dpi to stay within the pixel budget)"
     summary = (f"Rendered page {number} of {details['pages_total']} at {dpi} dpi{note}: "
-               f"{rendered.width}x{rendered.height} px, {len(rendered.png):,} bytes, saved to {target}")
+               f"{rendered.width}x{rendered.height} px, {len(rendered.png):,} bytes, {where}")
     return ToolResult(content=[text_item(summary), image_item(base64.b64encode(rendered.png).decode("ascii"))],
                       details=details)

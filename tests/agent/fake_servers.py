@@ -1,6 +1,7 @@
 """Real HTTP servers on 127.0.0.1 that speak the model providers' wire protocols.
 
-Each test scripts a server with a queue of `Turn`s (text, tool calls, an HTTP error, a delay) and
+Each test scripts a server with a queue of `Turn`s (text, tool calls, an HTTP error, a delay, or
+raw bytes with any status and content type: an HTML page, half a JSON body, an empty stream) and
 afterwards reads `server.requests` to check exactly what the client sent. The official SDKs talk
 to them through `base_url`, so the same code paths run as against the real services:
 
@@ -35,10 +36,17 @@ class Turn:
     delay: float = 0.0                    # seconds before answering (timeouts)
     chunk_delay: float = 0.0              # seconds between streamed chunks (cancellation)
     chunk_size: int = 12                  # characters per streamed text piece
+    raw: bytes | None = None              # sent as it is, whatever the request asked for
+    content_type: str = ""                # of `raw` ("" sends no content-type header)
 
     @classmethod
-    def fail(cls, status: int, error: str = "scripted failure", **headers: str) -> "Turn":
+    def fail(cls, status: int, error: str = "scripted failure", **headers: str) -> Turn:
         return cls(status=status, error=error, headers={k.replace("_", "-"): v for k, v in headers.items()})
+
+    @classmethod
+    def reply(cls, raw: bytes, content_type: str, status: int = 200) -> Turn:
+        """Exactly these bytes: what a proxy, a login page or a broken server sends."""
+        return cls(status=status, raw=raw, content_type=content_type)
 
 
 @dataclass
@@ -57,7 +65,7 @@ def pieces(text: str, size: int) -> list[str]:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = 10  # idle keep-alive connections end on their own
-    server: "_Server"
+    server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output clean
         pass
@@ -91,6 +99,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
         self.wfile.flush()
 
+    def send_raw(self, status: int, content_type: str, data: bytes) -> None:
+        self.send_response(status)
+        if content_type:
+            self.send_header("content-type", content_type)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+
     def send_sse(self, events: list[tuple[str | None, Any]], chunk_delay: float, stop: threading.Event) -> None:
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
@@ -109,7 +126,7 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
-    fake: "FakeServer"
+    fake: FakeServer
 
 
 class FakeServer:
@@ -125,7 +142,7 @@ class FakeServer:
         self.script(*turns)
 
     # -- lifecycle -----------------------------------------------------------------------------
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self.thread.start()
         return self
 
@@ -161,6 +178,9 @@ class FakeServer:
             turn = Turn.fail(500, "the fake server has no scripted response left")
         if turn.delay and self.stop_event.wait(turn.delay):
             return
+        if turn.raw is not None:
+            handler.send_raw(turn.status, turn.content_type, turn.raw)
+            return
         if turn.status >= 400:
             handler.send_json(turn.status, self.error_body(turn), turn.headers)
             return
@@ -169,6 +189,18 @@ class FakeServer:
             handler.send_sse(self.stream_events(turn, self.model_of(path, body)), turn.chunk_delay, self.stop_event)
         else:
             handler.send_json(200, self.complete_body(turn, self.model_of(path, body)), turn.headers)
+
+    def sse_bytes(self, turn: Turn, keep: int | None = None) -> bytes:
+        """The event stream this server sends for `turn`, only its first `keep` events when given
+        (a stream cut off half-way), for `Turn.reply`."""
+        events = self.stream_events(turn, "model-x")[:keep]
+        return b"".join(((f"event: {name}\n" if name else "") +
+                         f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n").encode()
+                        for name, data in events)
+
+    def json_bytes(self, turn: Turn) -> bytes:
+        """The JSON body this server sends for `turn` when not streaming, for `Turn.reply`."""
+        return json.dumps(self.complete_body(turn, "model-x")).encode()
 
     def model_of(self, path: str, body: Any) -> str:
         return body.get("model", "") if isinstance(body, dict) else ""

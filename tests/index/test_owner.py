@@ -22,6 +22,7 @@ from pdfdesk.index.queue import INTERACTIVE, LIBRARY, MAX_ATTEMPTS, IndexQueue
 from pdfdesk.index.store import DocumentIndex
 from pdfdesk.tools import call_tool
 from tests import pdf_factory as make
+from tests.machine_faults import disk_full, read_only
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -232,3 +233,120 @@ def test_kill_9_of_the_indexer_loses_nothing(tmp_path, pdfdesk_home, no_vectors)
     assert {e.name: e.status for e in library.entries()} == {"big.pdf": INDEXED, "small.pdf": INDEXED}
     result = call_tool("pdf_search", {"library": True, "query": "Keyword5", "max_results": 100})
     assert sorted(m["page"] for m in result.details["matches"]) == [n for n in range(1, 1501) if n % 97 == 5]
+
+
+# -- a data folder that cannot be written (read-only, full) --------------------------------------
+def test_request_indexing_on_a_read_only_folder_says_why(outline_pdf, pdfdesk_home, no_vectors):
+    from pdfdesk.index.owner import request_indexing
+
+    target = target_of(outline_pdf)
+    with read_only(pdfdesk_home):
+        assert request_indexing(target, INTERACTIVE) == "permission to write there is denied"
+    assert IndexQueue().jobs() == []
+    assert request_indexing(target, INTERACTIVE) is None and len(IndexQueue().jobs()) == 1
+
+
+def test_request_indexing_on_a_full_disk_says_why(outline_pdf, pdfdesk_home, no_vectors, monkeypatch):
+    from pdfdesk.index.owner import request_indexing
+
+    with disk_full(monkeypatch, pdfdesk_home):
+        assert request_indexing(target_of(outline_pdf), INTERACTIVE) == "the disk is full"
+
+
+def test_the_owner_thread_waits_out_a_read_only_folder(pdfdesk_home, no_vectors, monkeypatch):
+    import pdfdesk.index.owner as owner_module
+
+    monkeypatch.setattr(owner_module, "STORAGE_RETRY_S", 0.2)
+    owner = IndexOwner()
+    with read_only(pdfdesk_home):
+        owner.start()
+        deadline = time.monotonic() + 10
+        while owner.storage_problem is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert owner.storage_problem == "permission to write there is denied"
+        time.sleep(0.5)  # a few retries: the thread lives on through them
+        assert owner._thread is not None and owner._thread.is_alive()
+    stopped = time.monotonic()
+    owner.stop()
+    assert time.monotonic() - stopped < 2 and not owner._thread.is_alive()
+
+
+def test_a_queued_document_waits_uncounted_while_the_folder_is_read_only(outline_pdf, pdfdesk_home, no_vectors):
+    target = target_of(outline_pdf)
+    owner = IndexOwner()
+    owner.submit(target, LIBRARY)
+    with read_only(pdfdesk_home):
+        outcomes = owner.drain()
+    assert [(o.stage, o.result) for o in outcomes] == [(KEYWORD, "failed")]
+    assert outcomes[0].message == (f"pdfdesk cannot build the search index: its data folder {pdfdesk_home} cannot be "
+                                   "written (permission to write there is denied).")
+    assert owner.storage_problem == "permission to write there is denied"
+    job = IndexQueue().get(target.fingerprint)
+    assert job is not None and job.attempts == 0 and not job.failed  # the machine's fault, not the document's
+    assert [o.result for o in owner.drain()] == ["done"]  # writable again: built at the next round
+
+
+def test_a_disk_that_fills_during_a_build_is_not_the_documents_fault(outline_pdf, pdfdesk_home, no_vectors,
+                                                                      monkeypatch):
+    """A child whose writes fail with ENOSPC sends a coded error naming the data folder; the owner
+    stops the round and keeps the job uncounted (the child's own conversion is tested below)."""
+    import pdfdesk.index.owner as owner_module
+    from pdfdesk.core import paths
+
+    def full_child(*args, **kwargs):
+        raise paths.storage_error(pdfdesk_home, "the disk is full", "build the search index")
+
+    target = target_of(outline_pdf)
+    second = target_of(make.text_pdf(pdfdesk_home.parent / "second.pdf"))
+    owner = IndexOwner()
+    owner.submit(target, INTERACTIVE)
+    owner.submit(second, LIBRARY)
+    monkeypatch.setattr(owner_module.childproc, "run_job", full_child)
+    outcomes = owner.drain()
+    assert [o.result for o in outcomes] == ["failed"]  # the second would fail alike: not tried
+    assert "cannot be written (the disk is full)" in outcomes[0].message
+    assert {job.attempts for job in IndexQueue().jobs()} == {0}
+
+
+def test_the_stage_child_turns_a_refused_write_into_a_coded_error(outline_pdf, pdfdesk_home, no_vectors):
+    from pdfdesk.core.errors import PdfDeskError
+    from pdfdesk.index.owner import _stage_child
+
+    target = target_of(outline_pdf)
+    with read_only(pdfdesk_home), pytest.raises(PdfDeskError) as caught:
+        _stage_child(lambda message: None, None, target, KEYWORD, False)
+    assert caught.value.code == "permission_denied"
+    assert caught.value.extra == {"folder": str(pdfdesk_home), "storage_problem": "permission to write there is denied"}
+
+
+def test_the_queue_and_locks_on_a_read_only_folder(pdfdesk_home, no_vectors):
+    from pdfdesk.index.locks import file_lock
+
+    queue = IndexQueue()
+    queue.add("fp1", "/x/1.pdf", "1.pdf")
+    (queue.folder / "junk.json").write_text("{not json")
+    existing = queue.folder / ".existing.lock"
+    existing.touch()
+    with read_only(pdfdesk_home):
+        assert [job.fingerprint for job in queue.jobs()] == ["fp1"]  # the damaged file stays, unread
+        queue.done("fp1")  # cannot forget it now: no exception, it is looked at again later
+        with pytest.raises(OSError):
+            queue.add("fp2", "/x/2.pdf", "2.pdf")
+        with file_lock(existing) as held:  # another user's or a read-only lock file still locks
+            assert held
+            with file_lock(existing) as again:
+                assert not again
+        with pytest.raises(OSError), file_lock(queue.folder / ".missing.lock"):
+            pass
+    assert [job.fingerprint for job in queue.jobs()] == ["fp1"]
+
+
+def test_drain_in_background_on_a_read_only_folder(pdfdesk_home, no_vectors, capsys, monkeypatch):
+    import pdfdesk.index.owner as owner_module
+    from pdfdesk.index.owner import drain_in_background
+
+    monkeypatch.setattr(owner_module.childproc, "lower_priority", lambda priority: None)  # not the test runner's
+    with read_only(pdfdesk_home):
+        assert drain_in_background() == 1
+    assert capsys.readouterr().err == (f"pdfdesk cannot build the search index: its data folder {pdfdesk_home} "
+                                       "cannot be written (permission to write there is denied).\n")

@@ -11,7 +11,10 @@ import anthropic
 from pdfdesk.agent.keys import redact
 from pdfdesk.agent.providers.base import (
     ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError, StreamEnd, StreamEvent, StreamText,
-    TextPart, ToolCall, body_message, status_error,
+    TextPart, ToolCall, status_error,
+)
+from pdfdesk.agent.providers.replies import (
+    error_text, json_object, missing, require_event_stream, stream_ended, unreadable_stream,
 )
 
 _STOP = {"end_turn": "end", "tool_use": "tool_calls", "max_tokens": "max_tokens", "stop_sequence": "end"}
@@ -89,41 +92,59 @@ class AnthropicProvider(Provider):
             return ProviderError(f"cannot reach anthropic at {self.client.base_url}: {redact(str(exc.__cause__ or exc), self.api_key)}",
                                  kind="connection", retryable=True)
         if isinstance(exc, anthropic.APIStatusError):
-            return status_error(exc.status_code, body_message(exc.body, exc.message), exc.response.headers, self.api_key)
+            return status_error(exc.status_code, error_text(exc.response, exc.body, exc.message, self.api_key),
+                                exc.response.headers, self.api_key)
         return ProviderError(redact(f"{type(exc).__name__}: {exc}", self.api_key)[:500])
 
+    # Through `with_streaming_response`: the SDK sends the request and maps HTTP errors as always,
+    # and the reply's content type and body are checked before anything is read from them.
     async def _stream_once(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         blocks: dict[int, dict[str, Any]] = {}
         stop = "end"
+        events, ended = 0, False
         try:
-            stream = await self.client.messages.create(**self._params(request), stream=True)
-            async with stream:
-                async for event in stream:
-                    if event.type == "content_block_start":
-                        block = event.content_block
-                        if block.type == "tool_use":
-                            blocks[event.index] = {"id": block.id, "name": block.name, "json": ""}
-                        elif block.type == "text" and block.text:
-                            yield StreamText(block.text)
-                    elif event.type == "content_block_delta":
-                        delta = event.delta
-                        if delta.type == "text_delta":
-                            yield StreamText(delta.text)
-                        elif delta.type == "input_json_delta" and event.index in blocks:
-                            blocks[event.index]["json"] += delta.partial_json
-                    elif event.type == "message_delta" and event.delta.stop_reason:
-                        stop = _STOP.get(event.delta.stop_reason, event.delta.stop_reason)
+            async with self.client.messages.with_streaming_response.create(**self._params(request), stream=True) as reply:
+                status = reply.status_code
+                await require_event_stream(status, reply.headers, reply.iter_bytes(), self.api_key)
+                try:
+                    async for event in await reply.parse():
+                        events += 1
+                        if event.type == "content_block_start":
+                            block = event.content_block
+                            if block.type == "tool_use":
+                                blocks[event.index] = {"id": block.id, "name": block.name, "json": ""}
+                            elif block.type == "text" and isinstance(block.text, str) and block.text:
+                                yield StreamText(block.text)
+                        elif event.type == "content_block_delta":
+                            delta = event.delta
+                            if delta.type == "text_delta" and isinstance(delta.text, str):
+                                yield StreamText(delta.text)
+                            elif delta.type == "input_json_delta" and event.index in blocks:
+                                blocks[event.index]["json"] += str(delta.partial_json)
+                        elif event.type == "message_delta" and event.delta.stop_reason:
+                            stop = _STOP.get(event.delta.stop_reason, str(event.delta.stop_reason))
+                        elif event.type == "message_stop":
+                            ended = True
+                except (ValueError, TypeError, AttributeError, KeyError) as exc:
+                    raise unreadable_stream(status, exc) from None
         except anthropic.AnthropicError as exc:
             raise self._error(exc) from None
+        if not ended:  # every Messages stream closes with message_stop
+            raise stream_ended(status, events)
         calls = [_tool_call(b) for _, b in sorted(blocks.items())]
         yield StreamEnd(calls, "tool_calls" if calls else stop)
 
     async def _complete_once(self, request: ChatRequest) -> str:
         try:
-            response = await self.client.messages.create(**self._params(request))
+            async with self.client.messages.with_streaming_response.create(**self._params(request)) as reply:
+                status, headers, body = reply.status_code, reply.headers, await reply.read()
         except anthropic.AnthropicError as exc:
             raise self._error(exc) from None
-        return "".join(block.text for block in response.content if block.type == "text")
+        content = json_object(status, headers, body, self.api_key).get("content")
+        if not isinstance(content, list):
+            raise missing(status, "'content' list", body, self.api_key)
+        return "".join(block["text"] for block in content
+                       if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str))
 
 
 def _tool_call(block: dict[str, Any]) -> ToolCall:

@@ -15,6 +15,9 @@ from pdfdesk.agent.providers.base import (
     ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError, StreamEnd, StreamEvent, StreamText,
     TextPart, ToolCall, status_error,
 )
+from pdfdesk.agent.providers.replies import (
+    error_text, json_object, missing, require_event_stream, stream_ended, unreadable_stream,
+)
 
 DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
 _STOP = {"STOP": "end", "MAX_TOKENS": "max_tokens"}
@@ -122,39 +125,67 @@ class GoogleProvider(Provider):
 
     def _status_error(self, response: httpx.Response, body: bytes) -> ProviderError:
         try:
-            message = json.loads(body)["error"]["message"]
-        except (ValueError, KeyError, TypeError):
-            message = body.decode("utf-8", "replace")[:300] or response.reason_phrase
+            parsed: object = json.loads(body)
+        except ValueError:
+            parsed = None
+        message = error_text(response, parsed, response.reason_phrase, self.api_key)
         return status_error(response.status_code, message, response.headers, self.api_key)
 
     async def _stream_once(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         calls: list[ToolCall] = []
-        stop = "end"
+        stop: str | None = None
+        events = 0
         try:
             async with self.client.stream("POST", self._url(request.model, "streamGenerateContent"),
                                           params={"alt": "sse"}, json=self._body(request),
                                           headers=self._headers()) as response:
-                if response.status_code >= 400:
+                status = response.status_code
+                if status >= 400:
                     raise self._status_error(response, await response.aread())
+                await require_event_stream(status, response.headers, response.aiter_bytes(), self.api_key)
                 async for line in response.aiter_lines():
                     if not line.startswith("data:"):
                         continue
-                    chunk = json.loads(line[5:].strip() or "{}")
-                    if "error" in chunk:
-                        raise ProviderError(redact(str(chunk["error"].get("message", chunk["error"])), self.api_key))
-                    for candidate in chunk.get("candidates", [])[:1]:
-                        for part in (candidate.get("content") or {}).get("parts", []):
-                            if part.get("text") and not part.get("thought"):
-                                yield StreamText(part["text"])
-                            elif "functionCall" in part:
-                                calls.append(_tool_call(part))
-                        if candidate.get("finishReason"):
-                            stop = _STOP.get(candidate["finishReason"], candidate["finishReason"].lower())
+                    events += 1
+                    try:
+                        chunk = json.loads(line[5:].strip())
+                        if not isinstance(chunk, dict):
+                            raise ValueError(f"an event holds a JSON {type(chunk).__name__}, not an object")
+                        pieces, finish = self._read_chunk(chunk)
+                    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+                        raise unreadable_stream(status, exc) from None
+                    for piece in pieces:
+                        if isinstance(piece, ToolCall):
+                            calls.append(piece)
+                        else:
+                            yield piece
+                    stop = finish or stop
         except httpx.HTTPError as exc:
             raise self._transport_error(exc) from None
-        except ValueError as exc:
-            raise ProviderError(f"google sent a malformed stream ({exc})") from None
+        if stop is None:  # Gemini's last chunk always carries a finishReason
+            raise stream_ended(status, events)
         yield StreamEnd(calls, "tool_calls" if calls else stop)
+
+    def _read_chunk(self, chunk: dict[str, Any]) -> tuple[list[StreamText | ToolCall], str | None]:
+        """One streamed chunk: its text pieces and tool calls, and its finish reason, if any."""
+        if "error" in chunk:
+            error = chunk["error"]
+            raise ProviderError(redact(str(error.get("message", error) if isinstance(error, dict) else error),
+                                       self.api_key))
+        blocked = (chunk.get("promptFeedback") or {}).get("blockReason")
+        if blocked:
+            raise ProviderError(f"google refused the prompt (blockReason {blocked})")
+        pieces: list[StreamText | ToolCall] = []
+        finish = None
+        for candidate in chunk.get("candidates", [])[:1]:
+            for part in (candidate.get("content") or {}).get("parts", []):
+                if isinstance(part.get("text"), str) and part["text"] and not part.get("thought"):
+                    pieces.append(StreamText(part["text"]))
+                elif "functionCall" in part:
+                    pieces.append(_tool_call(part))
+            if candidate.get("finishReason"):
+                finish = _STOP.get(candidate["finishReason"], str(candidate["finishReason"]).lower())
+        return pieces, finish
 
     async def _complete_once(self, request: ChatRequest) -> str:
         try:
@@ -164,14 +195,21 @@ class GoogleProvider(Provider):
             raise self._transport_error(exc) from None
         if response.status_code >= 400:
             raise self._status_error(response, response.content)
-        try:
-            candidates = response.json().get("candidates") or []
-        except ValueError:
-            raise ProviderError("google sent a response that is not JSON") from None
-        if not candidates:
-            raise ProviderError("google returned no answer (the prompt may have been blocked)")
-        parts = (candidates[0].get("content") or {}).get("parts", [])
-        return "".join(p.get("text", "") for p in parts if not p.get("thought"))
+        status, body = response.status_code, response.content
+        data = json_object(status, response.headers, body, self.api_key)
+        candidates, feedback = data.get("candidates"), data.get("promptFeedback")
+        if not isinstance(candidates, (list, type(None))) or (candidates is None and not isinstance(feedback, dict)):
+            raise missing(status, "'candidates' list", body, self.api_key)
+        if not candidates:  # a refused prompt comes back with promptFeedback and no candidates
+            blocked = feedback.get("blockReason") if isinstance(feedback, dict) else None
+            raise ProviderError(f"google refused the prompt (blockReason {blocked})" if blocked else
+                                "google returned no answer (the prompt may have been blocked)")
+        content = candidates[0].get("content") if isinstance(candidates[0], dict) else None
+        parts = content.get("parts", []) if isinstance(content, dict) else None
+        if not isinstance(parts, list):
+            raise missing(status, "answer parts in candidates[0].content", body, self.api_key)
+        return "".join(p["text"] for p in parts
+                       if isinstance(p, dict) and isinstance(p.get("text"), str) and not p.get("thought"))
 
 
 def _tool_call(part: dict[str, Any]) -> ToolCall:

@@ -15,7 +15,10 @@ import openai
 from pdfdesk.agent.keys import redact
 from pdfdesk.agent.providers.base import (
     IMAGES_NOTE, NO_IMAGES_NOTE, ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError,
-    StreamEnd, StreamEvent, StreamText, TextPart, ToolCall, body_message, status_error,
+    StreamEnd, StreamEvent, StreamText, TextPart, ToolCall, status_error,
+)
+from pdfdesk.agent.providers.replies import (
+    error_text, json_object, missing, require_event_stream, stream_ended, unreadable_stream,
 )
 
 _STOP = {"stop": "end", "tool_calls": "tool_calls", "function_call": "tool_calls", "length": "max_tokens"}
@@ -98,45 +101,71 @@ class OpenAIProvider(Provider):
             return ProviderError(f"cannot reach {self.provider} at {self.client.base_url}: {redact(str(exc.__cause__ or exc), self.api_key)}",
                                  kind="connection", retryable=True)
         if isinstance(exc, openai.APIStatusError):
-            return status_error(exc.status_code, body_message(exc.body, exc.message), exc.response.headers, self.api_key)
+            return status_error(exc.status_code, error_text(exc.response, exc.body, exc.message, self.api_key),
+                                exc.response.headers, self.api_key)
         return ProviderError(redact(f"{type(exc).__name__}: {exc}", self.api_key)[:500])
 
     # -- requests ------------------------------------------------------------------------------
+    # Through `with_streaming_response`: the SDK sends the request and maps HTTP errors as always,
+    # and the reply's content type and body are checked before anything is read from them.
     async def _stream_once(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         calls: dict[int, dict[str, str]] = {}
-        finish = "end"
+        finish: str | None = None
+        chunks = 0
         try:
-            stream = await self.client.chat.completions.create(**self._params(request), stream=True)
-            async with stream:
-                async for chunk in stream:
-                    if not chunk.choices:
-                        continue
-                    choice = chunk.choices[0]
-                    delta = choice.delta
-                    if delta is not None and delta.content:
-                        yield StreamText(delta.content)
-                    for piece in (delta.tool_calls or []) if delta is not None else []:
-                        slot = calls.setdefault(piece.index if piece.index is not None else len(calls),
-                                                {"id": "", "name": "", "arguments": ""})
-                        slot["id"] = piece.id or slot["id"]
-                        if piece.function is not None:
-                            slot["name"] += piece.function.name or ""
-                            slot["arguments"] += piece.function.arguments or ""
-                    if choice.finish_reason:
-                        finish = _STOP.get(choice.finish_reason, choice.finish_reason)
+            async with self.client.chat.completions.with_streaming_response.create(
+                    **self._params(request), stream=True) as reply:
+                status = reply.status_code
+                await require_event_stream(status, reply.headers, reply.iter_bytes(), self.api_key)
+                try:
+                    async for chunk in await reply.parse():
+                        chunks += 1
+                        choice = (getattr(chunk, "choices", None) or [None])[0]
+                        if choice is None:
+                            continue  # a usage or keep-alive chunk
+                        delta = choice.delta
+                        if delta is not None and isinstance(delta.content, str) and delta.content:
+                            yield StreamText(delta.content)
+                        for piece in (delta.tool_calls or []) if delta is not None else []:
+                            _add_piece(calls, piece)
+                        if choice.finish_reason:
+                            finish = _STOP.get(choice.finish_reason, str(choice.finish_reason))
+                except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+                    raise unreadable_stream(status, exc) from None
         except openai.OpenAIError as exc:
             raise self._error(exc) from None
+        if finish is None:  # every chat completion stream ends with a finish reason
+            raise stream_ended(status, chunks)
         tool_calls = [_tool_call(slot, index) for index, slot in sorted(calls.items())]
         yield StreamEnd(tool_calls, "tool_calls" if tool_calls else finish)
 
     async def _complete_once(self, request: ChatRequest) -> str:
         try:
-            response = await self.client.chat.completions.create(**self._params(request))
+            async with self.client.chat.completions.with_streaming_response.create(**self._params(request)) as reply:
+                status, headers, body = reply.status_code, reply.headers, await reply.read()
         except openai.OpenAIError as exc:
             raise self._error(exc) from None
-        if not response.choices:
+        data = json_object(status, headers, body, self.api_key)
+        choices = data.get("choices")
+        if not isinstance(choices, list):
+            raise missing(status, "'choices' list", body, self.api_key)
+        if not choices:
             raise ProviderError(f"{self.provider} returned no answer")
-        return response.choices[0].message.content or ""
+        message = choices[0].get("message") if isinstance(choices[0], dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(message, dict) or not isinstance(content, (str, type(None))):
+            raise missing(status, "answer text in choices[0].message.content", body, self.api_key)
+        return content or ""
+
+
+def _add_piece(calls: dict[int, dict[str, str]], piece: Any) -> None:
+    """One streamed fragment of a tool call, appended to its slot."""
+    slot = calls.setdefault(piece.index if isinstance(piece.index, int) else len(calls),
+                            {"id": "", "name": "", "arguments": ""})
+    slot["id"] = piece.id if isinstance(piece.id, str) and piece.id else slot["id"]
+    if piece.function is not None:
+        slot["name"] += piece.function.name if isinstance(piece.function.name, str) else ""
+        slot["arguments"] += piece.function.arguments if isinstance(piece.function.arguments, str) else ""
 
 
 def _tool_call(slot: dict[str, str], index: int) -> ToolCall:
