@@ -249,32 +249,35 @@ def test_a_fifo_swapped_in_before_the_open_does_not_block(root, monkeypatch):
     assert err.value.code == NOT_A_PDF and time.monotonic() - started < 2
 
 
-def test_the_descriptor_must_be_inside_even_when_the_name_looks_right(root):
-    """The post-open check itself: a descriptor of the outside file under an inside name."""
+def assert_opened_verdicts(asked: Path, refused: Path, allowed: Path, config: Config) -> None:
+    """The post-open check on `asked`: refused when the descriptor is of `refused`, passed when it
+    is of `allowed`."""
     from pdfdesk.core.policy import check_opened_allowed
 
+    for opened, ok in ((refused, False), (allowed, True)):
+        fd = os.open(opened, os.O_RDONLY)
+        try:
+            if ok:
+                check_opened_allowed(asked, asked, fd, config)
+            else:
+                with pytest.raises(PdfDeskError) as err:
+                    check_opened_allowed(asked, asked, fd, config)
+                assert err.value.code == OUTSIDE_WORKSPACE
+        finally:
+            os.close(fd)
+
+
+def test_the_descriptor_must_be_inside_even_when_the_name_looks_right(root):
+    """The post-open check itself: a descriptor of the outside file under an inside name."""
     config = Config(workspace_only=True, roots=(str(root),))
     inside = root / "docs" / "inside.pdf"
-    fd = os.open(root.parent / "outside" / "inside.pdf", os.O_RDONLY)
-    try:
-        with pytest.raises(PdfDeskError) as err:
-            check_opened_allowed(inside, inside, fd, config)
-        assert err.value.code == OUTSIDE_WORKSPACE
-    finally:
-        os.close(fd)
-    fd = os.open(inside, os.O_RDONLY)
-    try:
-        check_opened_allowed(inside, inside, fd, config)  # the real thing passes
-    finally:
-        os.close(fd)
+    assert_opened_verdicts(inside, root.parent / "outside" / "inside.pdf", inside, config)
 
 
 @pytest.mark.skipif(localfile.fd_location(0) is None, reason="the platform cannot name an open descriptor")
 def test_the_kernel_name_of_the_descriptor_decides(root):
-    """A hard link in the root is inside (see core/policy.py); the same file opened by its outside
+    """A hard link in the root is inside (the policy counts a hard link as the root's own entry); the same file opened by its outside
     name is not, even though the inside name is the same file: what was opened is what counts."""
-    from pdfdesk.core.policy import check_opened_allowed
-
     outside = root.parent / "outside" / "inside.pdf"
     hard = root / "docs" / "hard.pdf"
     try:
@@ -282,15 +285,4 @@ def test_the_kernel_name_of_the_descriptor_decides(root):
     except OSError:
         pytest.skip("no hard links on this file system")
     config = Config(workspace_only=True, roots=(str(root),))
-    fd = os.open(outside, os.O_RDONLY)
-    try:
-        with pytest.raises(PdfDeskError) as err:
-            check_opened_allowed(hard, hard, fd, config)
-        assert err.value.code == OUTSIDE_WORKSPACE
-    finally:
-        os.close(fd)
-    fd = os.open(hard, os.O_RDONLY)
-    try:
-        check_opened_allowed(hard, hard, fd, config)
-    finally:
-        os.close(fd)
+    assert_opened_verdicts(hard, outside, hard, config)
