@@ -374,12 +374,17 @@ def refusal(page: pymupdf.Page) -> str | None:
     return memory.verdicts[number]
 
 
+class PageOverLimit(PdfDeskError):
+    """A page refused because reading it would cost more than one page may: not damage, so callers
+    that list unreadable pages can say which limit it met."""
+
+
 def check_page(page: pymupdf.Page) -> None:
-    """Raise pdf_error when the page asks MuPDF for more work than one page may cost."""
+    """Raise pdf_error (PageOverLimit) when the page asks MuPDF for more work than one page may cost."""
     refused = refusal(page)
     number = page.number
     if refused:
-        raise PdfDeskError(
+        raise PageOverLimit(
             PDF_ERROR, f"Page {number + 1} was not read: {refused}.",
             "The page is built to exhaust a PDF reader (or is far beyond an ordinary page); "
             "the other pages can still be read.", page=number + 1)

@@ -9,6 +9,7 @@ from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, mupdf_message, open_
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.mupdf_errors import is_mupdf_error
+from pdfdesk.core.page_streams import PageOverLimit
 from pdfdesk.core.pages import format_page_set, parse_page_spec
 from pdfdesk.core.hidden_text import HiddenTextReport, findings_of
 from pdfdesk.core.text import has_images, has_text, ocr_page_text, page_text, tesseract_available, text_page
@@ -31,6 +32,7 @@ class PageReading:
     blank: list[int] = field(default_factory=list)     # no text and no image
     ocred: list[int] = field(default_factory=list)
     damaged: dict[int, str] = field(default_factory=dict)  # page -> why MuPDF could not read it
+    over_limit: dict[int, str] = field(default_factory=dict)  # page -> the per-page limit it exceeds
     hidden: HiddenTextReport = field(default_factory=HiddenTextReport)
 
 
@@ -43,7 +45,10 @@ def _read_pages(opened: OpenedPdf, pages: list[int], ocr: bool) -> PageReading:
         except (PdfDeskError, *MUPDF_ERRORS) as exc:  # one broken page must not hide the others
             if not isinstance(exc, PdfDeskError) and not is_mupdf_error(exc):
                 raise  # pdfdesk's own bug, not damage in the page: reported as such by the registry
-            reading.damaged[number] = exc.message if isinstance(exc, PdfDeskError) else mupdf_message(exc)
+            if isinstance(exc, PageOverLimit):
+                reading.over_limit[number] = exc.message
+            else:
+                reading.damaged[number] = exc.message if isinstance(exc, PdfDeskError) else mupdf_message(exc)
             reading.texts[number] = ""
     return reading
 
@@ -156,6 +161,11 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
         notices.append(_pages_phrase(list(reading.damaged), "could not be read", "could not be read")
                        + f" (the file is damaged there: {neutralise(first, limit=None, quotes=False)}).")
         details["damaged_pages"] = format_page_set(list(reading.damaged))
+    if reading.over_limit:
+        notices.extend(f"[{neutralise(why, limit=None, quotes=False)} That is over pdfdesk's limit for one page, "
+                       "which keeps a hostile page from exhausting the reader; the other pages were read.]"
+                       for why in list(reading.over_limit.values())[:5])
+        details["pages_over_limit"] = format_page_set(list(reading.over_limit))
     if warnings:
         details["damage_warnings"] = [w[:300] for w in warnings[-10:]]
     details.update({

@@ -12,11 +12,11 @@ def extract(path, **kw):
     return result
 
 
-def test_all_pages_with_markers(text_pdf):
+def test_all_pages_with_markers(text_pdf, aes_pdf):
     result = extract(text_pdf)
     text = result.text
     assert "(3 pages)" in text
-    assert "(1 page)" in extract(text_pdf.parent / "aes256.pdf", password="user-secret").text
+    assert "(1 page)" in extract(aes_pdf, password="user-secret").text
     markers = re.findall(r"--- Page (\d+) ---", text)
     assert markers == ["1", "2", "3"]
     assert text.index("Page 1 says hello") < text.index("--- Page 2 ---") < text.index("Page 2 says hello")
