@@ -29,15 +29,20 @@ PAGES = 1500
 EXPECTED = [n for n in range(1, PAGES + 1) if n % 97 == 42]  # where many_pages_pdf writes "Keyword42"
 
 GUI_SIDE_BUILDER = textwrap.dedent("""
-    import sys, time
+    import os, sys, time
     from pdfdesk.index import builder
     from pdfdesk.index.library import Library
 
     builder.BATCH_PAGES = 50          # 30 commits: many chances to catch a reader mid-commit
     real_extract = builder._extract_texts
+    searched = sys.argv[2]            # exists once both clients have had an answer
 
     def slow_extract(target, first, last):
         time.sleep(0.04)
+        if first > 200:  # a few batches are in: the rest waits for the searches, however slow the machine
+            deadline = time.monotonic() + 60
+            while not os.path.exists(searched) and time.monotonic() < deadline:
+                time.sleep(0.02)
         return real_extract(target, first, last)
 
     builder._extract_texts = slow_extract
@@ -76,13 +81,16 @@ def check_answer(details: dict) -> None:
         assert pages == EXPECTED
 
 
-async def search_until(session, pdf: Path, builder: subprocess.Popen, seen: list[dict]) -> None:
+async def search_until(session, pdf: Path, builder: subprocess.Popen, seen: dict[str, list[dict]], name: str,
+                       searched: Path) -> None:
     while True:
         finished = builder.poll() is not None
         result = await call_ok(session, "pdf_search", {"path": str(pdf), "query": "Keyword42", "max_results": 100})
         details = result.structured_content
         check_answer(details)
-        seen.append(details)
+        seen[name].append(details)
+        if all(seen.values()):
+            searched.touch()  # lets the build go on: both clients have searched it half done
         if finished:
             return
         await anyio.sleep(0.15)
@@ -92,7 +100,8 @@ async def test_two_clients_search_while_the_app_builds_the_index(server_home, ch
     env = {**os.environ, **server_env(server_home)}
     seen: dict[str, list[dict]] = {"a": [], "b": []}
     async with mcp_session(server_home) as first, mcp_session(server_home) as second:
-        builder = subprocess.Popen([sys.executable, "-c", GUI_SIDE_BUILDER, str(chaptered_pdf)], env=env,
+        searched = server_home / "both-searched"
+        builder = subprocess.Popen([sys.executable, "-c", GUI_SIDE_BUILDER, str(chaptered_pdf), str(searched)], env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             with anyio.fail_after(60):  # the build has begun and committed its first batch
@@ -100,8 +109,8 @@ async def test_two_clients_search_while_the_app_builds_the_index(server_home, ch
                     assert builder.poll() is None, builder.communicate()
                     await anyio.sleep(0.02)
             async with anyio.create_task_group() as group:
-                group.start_soon(search_until, first, chaptered_pdf, builder, seen["a"])
-                group.start_soon(search_until, second, chaptered_pdf, builder, seen["b"])
+                group.start_soon(search_until, first, chaptered_pdf, builder, seen, "a", searched)
+                group.start_soon(search_until, second, chaptered_pdf, builder, seen, "b", searched)
             out, err = builder.communicate(timeout=60)
         finally:
             if builder.poll() is None:
