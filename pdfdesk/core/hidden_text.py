@@ -29,14 +29,9 @@ from typing import Any
 
 import pymupdf
 
-from pdfdesk.core.hidden_gate import (
-    COVER_MIN,
-    INVISIBLE_ALPHA,
-    LIGHT,
-    TINY_PT,
-    Gate,
-    gate_page,
-)
+from pdfdesk.core.gstate_opacity import INVISIBLE_ALPHA
+from pdfdesk.core.hidden_gate import Gate, gate_page
+from pdfdesk.core.hiding_signs import COVER_MIN, LIGHT, TINY_PT
 
 SAME_COLOUR = 0.08   # channel difference under which text and background look the same
 OPAQUE = 0.9         # a fill at least this opaque hides what is under it

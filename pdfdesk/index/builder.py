@@ -17,7 +17,10 @@ from pdfdesk.core.outline import read_outline
 from pdfdesk.core.references import PdfSource
 from pdfdesk.core.text import page_text
 from pdfdesk.index import embedding, semantic
-from pdfdesk.index.sections import Line, SectionStart, heading_starts, outline_starts, page_lines, split_sections
+from pdfdesk.index.headings import heading_starts
+from pdfdesk.index.outline_placing import outline_starts
+from pdfdesk.index.page_lines import Line, page_lines
+from pdfdesk.index.sections import SectionStart, split_sections
 from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
 
 BATCH_PAGES = 250

@@ -24,11 +24,13 @@ from pdfdesk.index import embedding, semantic
 from pdfdesk.index.builder import Target, vectors_pending
 from pdfdesk.index.excerpts import page_hits, passage_hits
 from pdfdesk.index.hybrid import keyword_first, rrf
+from pdfdesk.index.outline_placing import outline_entries, place_on_lines
 from pdfdesk.index.owner import request_indexing
+from pdfdesk.index.page_lines import page_lines
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
 from pdfdesk.index.scan import scan_pages
-from pdfdesk.index.sections import SectionStart, outline_entries, page_lines, place_on_lines
+from pdfdesk.index.sections import SectionStart
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
 
 SCAN_BUDGET_S = 0.6

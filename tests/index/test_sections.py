@@ -11,16 +11,9 @@ import pytest
 
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.index.builder import Target, build_index
-from pdfdesk.index.sections import (
-    Line,
-    SectionStart,
-    _joined_spans,
-    outline_entries,
-    outline_starts,
-    page_lines,
-    place_on_lines,
-    split_sections,
-)
+from pdfdesk.index.outline_placing import outline_entries, outline_starts, place_on_lines
+from pdfdesk.index.page_lines import Line, _joined_spans, page_lines
+from pdfdesk.index.sections import SectionStart, split_sections
 from pdfdesk.index.store import DocumentIndex
 from pdfdesk.tools import call_tool
 
