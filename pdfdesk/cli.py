@@ -59,7 +59,7 @@ def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def run_tool(name: str, raw_args: str, no_image_data: bool = False, as_text: bool = False) -> int:
+def call_tool_and_print(name: str, raw_args: str, no_image_data: bool = False, as_text: bool = False) -> int:
     """One tool call in a worker process under `[limits] toolTimeoutSeconds`: a PDF that makes MuPDF
     hang or crash ends as a coded pdf_error (exit 1), not a stuck terminal or a traceback."""
     from pdfdesk.tools import get_tool
@@ -131,7 +131,7 @@ def start_app(files: list[str]) -> int:
     status = EXIT_OK
     try:
         for target in targets:
-            status = max(status, run_tool("pdf_info", json.dumps({"path": target}), as_text=True))
+            status = max(status, call_tool_and_print("pdf_info", json.dumps({"path": target}), as_text=True))
     finally:
         _stop_workers()
     return status
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         return start_app(argv)  # `pdfdesk FILE...`
     if options.command == "tool":
         try:
-            return run_tool(options.name, options.args, options.no_image_data, options.text)
+            return call_tool_and_print(options.name, options.args, options.no_image_data, options.text)
         finally:
             _stop_workers()
     if options.command == "tools":
@@ -207,7 +207,7 @@ def entry_point() -> int:
     except Exception as exc:  # a crash must not look like a coded tool error
         import traceback
 
-        from pdfdesk.agent.keys import scrub  # an exception may quote an API key or an auth header
+        from pdfdesk.models.keys import scrub  # an exception may quote an API key or an auth header
         from pdfdesk.core.redact import redact  # ... or a token, a bearer header, an ?key= URL
 
         _kept, where = paths.write_crash_log(redact(scrub(traceback.format_exc())))  # never raises

@@ -195,9 +195,12 @@ def check_workers(sample: Path) -> str:
 
 def check_window(sample: Path, timeout: float) -> str:
     """The main window until the viewer paints the first page (Qt lives in pdfdesk.gui)."""
-    from pdfdesk.gui.self_test_window import check_window as show_and_wait
+    from pdfdesk.gui.self_test_window import WindowCheckFailed, check_window as show_and_wait
 
-    return show_and_wait(sample, timeout)
+    try:
+        return show_and_wait(sample, timeout)
+    except WindowCheckFailed as exc:
+        raise SelfTestFailed("window", str(exc)) from None
 
 
 # -- running ---------------------------------------------------------------------------------------

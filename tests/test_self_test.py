@@ -122,13 +122,13 @@ def test_a_hung_step_is_cut_off_at_its_time_limit(monkeypatch: pytest.MonkeyPatc
 
 def test_an_unexpected_exception_names_its_step(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object) -> str:
-        raise ImportError("No module named 'pdfdesk.agent.providers'")
+        raise ImportError("No module named 'pdfdesk.models.providers'")
 
     monkeypatch.setattr(self_test, "check_answer", broken)
     with pytest.raises(SelfTestFailed) as failed:
         run_self_test(window=False)
     assert (failed.value.step, failed.value.message) == (
-        "answer", "ImportError: No module named 'pdfdesk.agent.providers'")
+        "answer", "ImportError: No module named 'pdfdesk.models.providers'")
 
 
 def test_window_step_fails_when_the_viewer_cannot_open_the_document(qapp: object, tmp_path: Path) -> None:

@@ -1,1 +1,1 @@
-"""The embedded agent and the model providers it talks to."""
+"""The embedded agent: the chat loop, the offline answerer, citations and sessions."""

@@ -1,4 +1,5 @@
-"""Turn the model's `[p. N]` / `[file.pdf p. N]` markers into citations a front end can open.
+"""Turn the model's page citations (`[p. N]`, `[file.pdf pp. N-M]`, … as `core.citations` reads
+them) into citations a front end can open.
 
 The tracker learns from tool results which pages of which documents the model has seen (and the
 best excerpt and hit rectangles from pdf_search), maps file names back to the references the user
@@ -8,23 +9,17 @@ attached, and drops citations of pages that do not exist.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pdfdesk.agent.events import Citation
-from pdfdesk.agent.prompts import display_name
+from pdfdesk.core.citations import expand, find_citations
+from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.pages import parse_page_spec
-from pdfdesk.core.references import is_url, reference_to_path
-from pdfdesk.core.errors import PdfDeskError
+from pdfdesk.core.references import display_name, normalise_reference
 
-CITATION = re.compile(
-    r"\[\s*(?:(?P<file>[^\[\]\n]{1,200}?\.pdf)\s*[,:;]?\s*)?(?:pp?\.|pages?)\s*"
-    r"(?P<pages>\d{1,6}(?:\s*(?:-|–|,|and)\s*\d{1,6}){0,20})\s*\]",
-    re.IGNORECASE,
-)
 MAX_RANGE = 10  # a cited range "[pp. 3-40]" links its first pages only
 
 
@@ -36,12 +31,16 @@ class _Seen:
 
 
 def _normal(reference: str) -> str:
-    if is_url(reference):
-        return reference
-    try:
-        return os.path.normcase(str(reference_to_path(reference)))
-    except PdfDeskError:
-        return reference
+    return os.path.normcase(normalise_reference(reference))
+
+
+def names_document(name: str, reference: str) -> bool:
+    """Whether a file name the model wrote means `reference`: the same display name (any case),
+    or the same name after neutralising (the model only ever saw names neutralised)."""
+    if display_name(name).lower() == display_name(reference).lower():
+        return True
+    shown = neutralise(name, limit=None)
+    return shown in (neutralise(reference, limit=None), neutralise(display_name(reference), limit=None))
 
 
 class CitationTracker:
@@ -65,13 +64,7 @@ class CitationTracker:
         key = _normal(name_or_path)
         if key in self._by_key:
             return self._by_key[key]
-        wanted = display_name(name_or_path).lower()
-        matches = [ref for ref in self.documents if display_name(ref).lower() == wanted]
-        if not matches:  # the model only ever saw names neutralised (quotes, line breaks replaced)
-            shown = neutralise(name_or_path, limit=None)
-            matches = [ref for ref in self.documents
-                       if shown in (neutralise(ref, limit=None), neutralise(display_name(ref), limit=None))]
-        return matches[0] if matches else None
+        return next((ref for ref in self.documents if names_document(name_or_path, ref)), None)
 
     def record(self, tool: str, args: dict[str, Any], details: dict[str, Any]) -> None:
         """Remember the pages a successful tool result showed."""
@@ -116,16 +109,6 @@ class CitationTracker:
             return having[0]
         return self._last_doc or (self.documents[0] if self.documents else None)
 
-    def _pages(self, spec: str) -> list[int]:
-        pages: list[int] = []
-        for part in re.split(r"\s*(?:,|and)\s*", spec):
-            bounds = [int(n) for n in re.split(r"\s*[-–]\s*", part) if n]
-            if len(bounds) == 2 and bounds[0] <= bounds[1]:
-                pages += range(bounds[0], min(bounds[1], bounds[0] + MAX_RANGE - 1) + 1)
-            elif bounds:
-                pages.append(bounds[0])
-        return pages
-
     def cite(self, document: str, page: int) -> Citation | None:
         """A citation of `page` of `document`, once; None when repeated or past the last page."""
         seen = self._seen.get(document)
@@ -142,11 +125,16 @@ class CitationTracker:
         """Add streamed text; returns the citations completed by it."""
         self._text += text
         found: list[Citation] = []
-        for match in CITATION.finditer(self._text, self._scan_from):
-            self._scan_from = match.end()
-            for page in self._pages(match.group("pages")):
-                document = self._resolve(match.group("file"), page)
-                citation = self.cite(document, page) if document else None
-                if citation:
-                    found.append(citation)
+        if "]" not in text:  # a citation is complete only once its bracket closes
+            return found
+        for mark in find_citations(self._text):
+            if mark.start < self._scan_from:
+                continue
+            self._scan_from = mark.end
+            for cited in mark.pages:
+                for page in expand(cited, MAX_RANGE):
+                    document = self._resolve(cited.file, page)
+                    citation = self.cite(document, page) if document else None
+                    if citation:
+                        found.append(citation)
         return found

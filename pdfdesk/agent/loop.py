@@ -17,11 +17,11 @@ from typing import Any
 from pdfdesk.agent.citations import CitationTracker
 from pdfdesk.agent.events import AgentError, AgentEvent, Citation, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted
 from pdfdesk.agent.prompts import CHAT_TOOLS, LAST_TURN_NOTE, display_name, system_prompt
-from pdfdesk.agent.providers.base import (
-    ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, TextPart, ToolCall, ToolOutput, ToolSpec,
-)
 from pdfdesk.core.config import Config
 from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
+from pdfdesk.models.providers.base import (
+    ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, TextPart, ToolCall, ToolOutput, ToolSpec,
+)
 from pdfdesk.tools import ToolResult, call_tool, get_tool
 
 log = logging.getLogger(__name__)
@@ -98,9 +98,9 @@ class AgentLoop:
     """One answer: model turns and tool calls within the configured limits."""
 
     def __init__(self, provider: Provider, model: str, config: Config, documents: Sequence[str],
-                 run_tool: ToolRunner = call_tool) -> None:
+                 tool_runner: ToolRunner = call_tool) -> None:
         self.provider = provider
-        self.run_tool = run_tool
+        self.tool_runner = tool_runner
         self.model = model
         self.config = config
         self.documents = list(documents)
@@ -131,14 +131,15 @@ class AgentLoop:
         args["path"] = document
         return args
 
-    async def _run_tool(self, call: ToolCall) -> tuple[ToolOutput, ToolCallFinished]:
+    async def _answer_call(self, call: ToolCall) -> tuple[ToolOutput, ToolCallFinished]:
+        """Run one call the model made (a refused call never reaches the tool runner) and say how it went."""
         try:
             args = self._check_call(call)
         except PdfDeskError as refusal:  # never reaches the tool runner
             result = ToolResult.error(refusal)
             return (ToolOutput(call.id, call.name, result.text, is_error=True),
                     ToolCallFinished(call.id, call.name, True, summarize_result(call.name, result), dict(result.details)))
-        result = await asyncio.to_thread(self.run_tool, call.name, args)
+        result = await asyncio.to_thread(self.tool_runner, call.name, args)
         if not result.is_error:
             self.tracker.record(call.name, args, result.details)
         text = result.text
@@ -205,7 +206,7 @@ class AgentLoop:
                         continue
                     calls_left -= 1
                     yield ToolCallStarted(call.id, call.name, dict(call.arguments))
-                    output, finished = await self._run_tool(call)
+                    output, finished = await self._answer_call(call)
                     outputs.append(output)
                     yield finished
             finally:  # every tool call gets an output, or the next request would be refused

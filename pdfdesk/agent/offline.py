@@ -100,9 +100,9 @@ def classify(text: str) -> _Intent:
 class OfflineAnswerer:
     """Extractive answers over the attached documents, streamed as agent events."""
 
-    def __init__(self, documents: Sequence[str], config: Config, run_tool: ToolRunner = call_tool) -> None:
+    def __init__(self, documents: Sequence[str], config: Config, tool_runner: ToolRunner = call_tool) -> None:
         self.documents = list(documents)
-        self.run_tool = run_tool
+        self.tool_runner = tool_runner
         self.config = config
         self.tracker = CitationTracker(self.documents)
         self._calls = 0
@@ -114,7 +114,7 @@ class OfflineAnswerer:
         self._calls += 1
         call_id = f"offline-{self._calls}"
         events.append(ToolCallStarted(call_id, name, dict(args)))
-        result = await asyncio.to_thread(self.run_tool, name, args)
+        result = await asyncio.to_thread(self.tool_runner, name, args)
         if not result.is_error:
             self.tracker.record(name, args, result.details)
         events.append(ToolCallFinished(call_id, name, result.is_error, summarize_result(name, result),

@@ -4,9 +4,9 @@ untrusted data it must never obey."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import PurePath
 
 from pdfdesk.core.fence import neutralise
+from pdfdesk.core.references import display_name
 from pdfdesk.tools.registry import UNTRUSTED_NOTICE
 
 # Only the reading tools: the model may look, never change anything or call other models.
@@ -24,10 +24,6 @@ LAST_TURN_NOTE = (
     "The tool budget for this answer is used up. Answer now from what the tool results above show, "
     "with page citations, and say what you could not check."
 )
-
-
-def display_name(reference: str) -> str:
-    return PurePath(reference.split("?", 1)[0].rstrip("/")).name or reference
 
 
 def system_prompt(documents: Sequence[str]) -> str:

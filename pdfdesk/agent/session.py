@@ -16,13 +16,12 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from pdfdesk.agent.events import AgentError, AgentEvent, Done
-from pdfdesk.agent.keys import scrub
 from pdfdesk.agent.loop import AgentLoop, ToolRunner, TurnState
-from pdfdesk.agent.models import ModelNameError, ModelRef, agent_model, parse_model
 from pdfdesk.agent.offline import OFFLINE_LABEL, OfflineAnswerer
-from pdfdesk.agent.providers import make_provider
-from pdfdesk.agent.providers.base import Message, ProviderError
 from pdfdesk.core.config import Config, get_config
+from pdfdesk.models.catalog import ModelNameError, ModelRef, agent_model, make_provider, parse_model
+from pdfdesk.models.keys import scrub
+from pdfdesk.models.providers.base import Message, ProviderError
 from pdfdesk.tools import ToolResult, call_tool
 
 log = logging.getLogger(__name__)
@@ -81,7 +80,8 @@ class ChatSession:
         if reference and reference not in self.documents:
             self.documents.append(reference)
 
-    def _run_tool(self, name: str, args: dict[str, Any]) -> ToolResult:
+    def _call_with_password(self, name: str, args: dict[str, Any]) -> ToolResult:
+        """A tool call with the password the user gave for its document, if any."""
         password = self.passwords.get(args.get("path", "")) if isinstance(args.get("path"), str) else None
         if password:
             args = {**args, "password": password}
@@ -125,7 +125,7 @@ class ChatSession:
                              "Fix the model name in Settings or config.toml ([models] agent).")
             return
         if self._model is None:
-            async for event in OfflineAnswerer(self.documents, self.config, self._run_tool).answer(text, state):
+            async for event in OfflineAnswerer(self.documents, self.config, self._call_with_password).answer(text, state):
                 yield event
             return
         compact_history(self.history)
@@ -137,6 +137,6 @@ class ChatSession:
                              "Add the API key in Settings, or set the provider's environment variable.")
             return
         async with provider:
-            loop = AgentLoop(provider, self._model.model, self.config, self.documents, self._run_tool)
+            loop = AgentLoop(provider, self._model.model, self.config, self.documents, self._call_with_password)
             async for event in loop.run(self.history, state):
                 yield event

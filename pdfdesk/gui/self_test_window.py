@@ -1,5 +1,8 @@
 """The self-test's window step: the main window as `pdfdesk FILE` opens it, until the viewer has
-painted the first page, with Qt's fatal messages turned into the self-test's one-line failure."""
+painted the first page, with Qt's fatal messages turned into the self-test's one-line failure.
+
+The self-test imports this module, never the other way round: a failure here is a WindowCheckFailed,
+which the self-test reports as its window step."""
 
 from __future__ import annotations
 
@@ -8,7 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pdfdesk.self_test import SelfTestFailed
+
+class WindowCheckFailed(Exception):
+    """The window did not show the sample's first page; the message says what happened instead."""
 
 
 def _needs_offscreen() -> bool:
@@ -76,7 +81,7 @@ def _show_window(sample: Path, timeout: float) -> str:
         window.show()
         tab = window.find_tab(str(sample))
         if tab is None:
-            raise SelfTestFailed("window", f"the window shows no tab for {sample.name}")
+            raise WindowCheckFailed(f"the window shows no tab for {sample.name}")
         tab.view.firstPagePainted.connect(lambda: finish("painted", True))
         tab.documentFailed.connect(lambda details: finish("failed", details.get("message")))
         deadline.setSingleShot(True)
@@ -84,9 +89,9 @@ def _show_window(sample: Path, timeout: float) -> str:
         deadline.start(int(timeout * 1000))
         waiting.exec()
         if "failed" in outcome:
-            raise SelfTestFailed("window", f"the viewer could not open {sample.name}: {outcome['failed']}")
+            raise WindowCheckFailed(f"the viewer could not open {sample.name}: {outcome['failed']}")
         if "painted" not in outcome:
-            raise SelfTestFailed("window", f"no page was painted within {timeout:g} s")
+            raise WindowCheckFailed(f"no page was painted within {timeout:g} s")
         platform = app.platformName()
     finally:
         deadline.stop()

@@ -13,8 +13,8 @@ import keyring.backend
 import pymupdf
 import pytest
 
-from pdfdesk.agent.providers.base import Provider
 from pdfdesk.core.config import Config, ProviderSettings, set_config
+from pdfdesk.models.providers.base import Provider
 from tests.agent.fake_servers import FakeAnthropic, FakeGemini, FakeOpenAI
 
 KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")

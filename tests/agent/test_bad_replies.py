@@ -12,14 +12,14 @@ import json
 import pytest
 
 from pdfdesk.agent.events import AgentError, Done, TextDelta
-from pdfdesk.agent.providers.base import ChatRequest, Message, ProviderError
-from pdfdesk.agent.providers.replies import BAD_REPLY, PREVIEW_CHARS, body_preview
 from pdfdesk.agent.session import ChatSession
+from pdfdesk.models.providers.base import ChatRequest, Message, ProviderError
+from pdfdesk.models.providers.replies import BAD_REPLY, PREVIEW_CHARS, body_preview
 from pdfdesk.tools import call_tool
 from tests.agent.fake_servers import FakeOpenAI, FakeServer, Turn
 from tests.agent.support import provider_urls, set_keys, use_config
 from tests.agent.test_ask_cli import run_ask, write_config
-from tests.agent.test_providers import KINDS, KEY, complete, provider, stream_all
+from tests.models.test_providers import KINDS, KEY, complete, provider, stream_all
 
 pytestmark = pytest.mark.network
 NGINX = b"<html>\r\n<head><title>Welcome to nginx!</title></head>\r\n<body>\r\n<h1>Welcome to nginx!</h1>" + b" " * 50 + \

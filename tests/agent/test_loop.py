@@ -327,7 +327,7 @@ def test_the_test_guard_keeps_requests_on_this_machine(report_pdf, monkeypatch):
 
 
 def test_trimming_old_tool_output_keeps_the_fence_closed():
-    from pdfdesk.agent.providers.base import Message, ToolOutput
+    from pdfdesk.models.providers.base import Message, ToolOutput
     from pdfdesk.agent.session import OLD_TOOL_TEXT, compact_history
     from pdfdesk.tools.registry import fence
 

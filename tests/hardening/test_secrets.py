@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from pdfdesk.agent import keys
+from pdfdesk.models import keys
 from pdfdesk.agent.events import AgentError, AgentEvent, Done, ToolCallFinished
 from pdfdesk.agent.session import ChatSession
 from pdfdesk.core.config import ProviderSettings

@@ -9,9 +9,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pdfdesk.agent.models import ModelRef, model_configured, pdf_model_candidates
-from pdfdesk.agent.pdf_input import LEGIBLE_PIXELS, PIXEL_BUDGET
 from pdfdesk.core.config import ProviderSettings
+from pdfdesk.models.catalog import ModelRef, model_configured, pdf_model_candidates
+from pdfdesk.models.pdf_input import LEGIBLE_PIXELS, PIXEL_BUDGET
 from pdfdesk.tools import call_tool
 from tests.agent.fake_servers import Turn
 from tests.agent.support import (  # noqa: F401 - fixtures are found by name
@@ -42,7 +42,10 @@ def test_anthropic_native_document_block(anthropic_server, report_pdf, monkeypat
     assert not result.is_error, result.text
     assert result.details["model"] == CLAUDE and result.details["native"] is True
     assert result.details["attempts"] == [] and result.details["pdf"] == str(report_pdf)
-    assert "payment [p. 3]" in result.text and "<<<PDF_CONTENT" in result.text  # the answer is fenced
+    answer, provenance = (item["text"] for item in result.content)
+    assert answer == "Six sections: summary, dredging, payment [p. 3], ..."  # the answer itself comes first
+    assert provenance.startswith(f"Answer by {CLAUDE} on report.pdf (read natively).")
+    assert "<<<PDF_CONTENT" not in result.text and "notes" not in result.details
     request = anthropic_server.requests[0]
     assert request.path == "/v1/messages"
     assert TEST_KEYS["anthropic"] in (request.headers.get("x-api-key"), request.headers.get("authorization", "").removeprefix("Bearer "))

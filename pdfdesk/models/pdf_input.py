@@ -12,13 +12,13 @@ from typing import Any
 
 import pymupdf
 
-from pdfdesk.agent.providers.base import ImagePart, Part, PdfPart, TextPart
 from pdfdesk.core.config import Config
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.fence import fence, neutralise
-from pdfdesk.core.pages import format_page_set, parse_page_spec
+from pdfdesk.core.pages import format_page_set, pages_within
 from pdfdesk.core.render import render_pixmap
 from pdfdesk.core.text import page_text
+from pdfdesk.models.providers.base import ImagePart, Part, PdfPart, TextPart
 
 PIXEL_BUDGET = 4_000_000       # all page images of one call together
 LEGIBLE_PIXELS = 1_000_000     # a page image is not made smaller than this (~100 dpi on A4/Letter)
@@ -32,11 +32,12 @@ class LoadedPdf:
     reference: str
     name: str
     page_count: int
-    pages: list[int]              # the selected pages (all when no `pages` was given)
+    pages: list[int]              # the selected pages this PDF has (all when no `pages` was given)
     selected: bool                # `pages` was given
     password: str | None = None
     max_bytes: int = 0
-    data: bytes = b""             # what native mode sends
+    data: bytes = b""             # what native mode sends (nothing when it has none of the pages)
+    lacking: str = ""             # the requested pages past its end, as a spec
 
 
 @dataclass
@@ -51,17 +52,18 @@ class Extraction:
 
 def load_pdfs(references: list[str], pages: str | int | None, max_bytes: int, password: str | None,
               config: Config) -> list[LoadedPdf]:
-    """Open every PDF (policy, sandbox, byte cap, password) and prepare its native bytes."""
+    """Open every PDF (policy, sandbox, byte cap, password) and prepare its native bytes. One `pages`
+    spec applies to each PDF: a PDF keeps the pages it has and records the rest in `lacking`."""
     loaded = []
     for reference in references:
         with open_pdf(reference, password, max_bytes=max_bytes, config=config) as opened:
-            selected = parse_page_spec(pages, opened.page_count)
+            selected, lacking = pages_within(pages, opened.page_count)
             doc = LoadedPdf(reference, opened.source.name, opened.page_count, selected, pages is not None,
-                            password, max_bytes)
+                            password, max_bytes, lacking=lacking)
             whole = len(selected) == opened.page_count and not opened.doc.is_encrypted and not opened.encryption
             if whole:
                 doc.data = opened.read_bytes()  # the bytes that were checked, not the name read again
-            else:  # a PDF of just the chosen pages, decrypted so the model can read it
+            elif selected:  # a PDF of just the chosen pages, decrypted so the model can read it
                 doc.data = _sub_pdf(opened.doc, selected)
         loaded.append(doc)
     return loaded
@@ -77,8 +79,11 @@ def _sub_pdf(source: pymupdf.Document, pages: list[int]) -> bytes:
         target.close()
 
 
-def native_parts(docs: list[LoadedPdf], prompt: str) -> list[Part]:
+def native_parts(docs: list[LoadedPdf], prompt: str, notes: list[str] | None = None) -> list[Part]:
+    """The PDFs themselves, then `notes` (what was left out), then the prompt."""
     parts: list[Part] = [PdfPart(base64.b64encode(d.data).decode("ascii"), neutralise(d.name)) for d in docs]
+    if notes:
+        parts.append(TextPart("Notes: " + " ".join(notes)))
     return [*parts, TextPart(prompt)]
 
 
@@ -90,9 +95,11 @@ def _allotment(count: int) -> tuple[int, int]:
     return renderable, PIXEL_BUDGET // renderable
 
 
-def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images: bool, config: Config) -> Extraction:
+def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images: bool, config: Config,
+                     notes: list[str] | None = None) -> Extraction:
     """Text of the selected pages (at most `max_pages` in all); text-poor pages as PNGs when the model
-    takes images, each at least legible, all within PIXEL_BUDGET."""
+    takes images, each at least legible, all within PIXEL_BUDGET. `notes` (what the caller left out)
+    go to the model with the extraction's own notes, which alone are kept in `Extraction.notes`."""
     result = Extraction(parts=[])
     budget_pages = max_pages
     texts: list[tuple[LoadedPdf, int, str]] = []
@@ -146,7 +153,7 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
             if reference == doc.reference:
                 result.parts.append(TextPart(f"Image of {neutralise(doc.name)} page {number}:"))
                 result.parts.append(image)
-    if result.notes:
-        result.parts.append(TextPart("Notes: " + " ".join(result.notes)))
+    if notes or result.notes:
+        result.parts.append(TextPart("Notes: " + " ".join([*(notes or []), *result.notes])))
     result.parts.append(TextPart(prompt))
     return result

@@ -10,17 +10,12 @@ import logging
 import os
 import re
 
+from pdfdesk.core.redact import redact
+from pdfdesk.models.providers import provider_class
+
 log = logging.getLogger(__name__)
 
 SERVICE = "pdfdesk"
-
-# Environment variables consulted per provider, first match wins.
-ENV_VARS: dict[str, tuple[str, ...]] = {
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY",),
-    "google": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-}
-
 
 _IN_USE: set[str] = set()  # keys this process has read or stored: `scrub` hides them even once gone from the env
 
@@ -40,10 +35,11 @@ def canonical_provider(provider: str) -> str:
 
 
 def env_vars(provider: str) -> tuple[str, ...]:
-    """The variables that may hold this provider's key (local servers: PDFDESK_<NAME>_API_KEY)."""
+    """The variables that may hold this provider's key: its class's own (OPENAI_API_KEY, ...), then
+    PDFDESK_<NAME>_API_KEY, the one way to give a local server a key."""
     provider = canonical_provider(provider)
     custom = f"PDFDESK_{re.sub(r'[^A-Z0-9]', '_', provider.upper())}_API_KEY"
-    return (*ENV_VARS.get(provider, ()), custom)
+    return (*provider_class(provider).key_env_vars, custom)
 
 
 def _keyring_get(provider: str) -> str | None:
@@ -95,17 +91,6 @@ def set_api_key(provider: str, key: str | None) -> None:
             f"The system keyring could not store the {provider} key ({type(exc).__name__}). "
             f"Set {env_vars(provider)[0]} in the environment instead."
         ) from None
-
-
-_SECRET_SHAPES = re.compile(r"\b(sk-[A-Za-z0-9_\-]{8,}|sk-ant-[A-Za-z0-9_\-]{8,}|AIza[0-9A-Za-z_\-]{20,})")
-
-
-def redact(text: str, *secrets: str | None) -> str:
-    """`text` with the given secrets and anything shaped like an API key replaced by ***."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "***")
-    return _SECRET_SHAPES.sub("***", text)
 
 
 def known_secrets() -> list[str]:

@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from pdfdesk.agent.providers.anthropic import AnthropicProvider
-from pdfdesk.agent.providers.base import ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, ToolSpec
-from pdfdesk.agent.providers.compatible import CompatibleProvider
-from pdfdesk.agent.providers.google import GoogleProvider
-from pdfdesk.agent.providers.openai import OpenAIProvider
+from pdfdesk.models.providers.anthropic import AnthropicProvider
+from pdfdesk.models.providers.base import ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, ToolSpec
+from pdfdesk.models.providers.compatible import CompatibleProvider
+from pdfdesk.models.providers.google import GoogleProvider
+from pdfdesk.models.providers.openai import OpenAIProvider
 from tests.agent.fake_servers import FakeAnthropic, FakeGemini, FakeOpenAI, FakeServer, Turn
 
 pytestmark = pytest.mark.network

@@ -1,7 +1,8 @@
 """OpenAI chat completions through the official SDK: streamed turns with function tools.
 
 `compatible.py` reuses this for local OpenAI-compatible servers (Ollama, LM Studio, llama.cpp,
-vLLM), which speak the same protocol at another base URL.
+vLLM), which speak the same protocol at another base URL. The SDK is imported where a request is
+made, not with this module, so reading the class's facts does not load it.
 """
 
 from __future__ import annotations
@@ -10,15 +11,12 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-import openai
-
-from pdfdesk.agent.keys import redact
-from pdfdesk.agent.providers.base import (
+from pdfdesk.models.providers.base import (
     IMAGES_NOTE, NO_IMAGES_NOTE, ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError,
-    StreamEnd, StreamEvent, StreamText, TextPart, ToolCall, status_error,
+    StreamEnd, StreamEvent, StreamText, TextPart, ToolCall,
 )
-from pdfdesk.agent.providers.replies import (
-    error_text, json_object, missing, require_event_stream, stream_ended, unreadable_stream,
+from pdfdesk.models.providers.replies import (
+    json_object, missing, require_event_stream, sdk_error, stream_ended, unreadable_stream,
 )
 
 _STOP = {"stop": "end", "tool_calls": "tool_calls", "function_call": "tool_calls", "length": "max_tokens"}
@@ -29,9 +27,15 @@ def _image_url(data: str, mime_type: str = "image/png") -> dict[str, Any]:
 
 
 class OpenAIProvider(Provider):
+    display_name = "OpenAI"
+    reads_images = True
+    key_env_vars = ("OPENAI_API_KEY",)
+    needs_key = True
     uses_max_completion_tokens = True   # the current name; local servers know max_tokens
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        import openai
+
         super().__init__(*args, **kwargs)
         self.client = openai.AsyncOpenAI(
             api_key=self.api_key or "not-needed", base_url=self.base_url, timeout=self.timeout_s, max_retries=0,
@@ -95,20 +99,16 @@ class OpenAIProvider(Provider):
         return params
 
     def _error(self, exc: Exception) -> ProviderError:
-        if isinstance(exc, openai.APITimeoutError):
-            return ProviderError(f"{self.provider} did not answer within {self.timeout_s:g} s", kind="timeout")
-        if isinstance(exc, openai.APIConnectionError):
-            return ProviderError(f"cannot reach {self.provider} at {self.client.base_url}: {redact(str(exc.__cause__ or exc), self.api_key)}",
-                                 kind="connection", retryable=True)
-        if isinstance(exc, openai.APIStatusError):
-            return status_error(exc.status_code, error_text(exc.response, exc.body, exc.message, self.api_key),
-                                exc.response.headers, self.api_key)
-        return ProviderError(redact(f"{type(exc).__name__}: {exc}", self.api_key)[:500])
+        import openai
+
+        return sdk_error(openai, exc, self.provider, self.client.base_url, self.timeout_s, self.api_key)
 
     # -- requests ------------------------------------------------------------------------------
     # Through `with_streaming_response`: the SDK sends the request and maps HTTP errors as always,
     # and the reply's content type and body are checked before anything is read from them.
     async def _stream_once(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        import openai
+
         calls: dict[int, dict[str, str]] = {}
         finish: str | None = None
         chunks = 0
@@ -140,6 +140,8 @@ class OpenAIProvider(Provider):
         yield StreamEnd(tool_calls, "tool_calls" if tool_calls else finish)
 
     async def _complete_once(self, request: ChatRequest) -> str:
+        import openai
+
         try:
             async with self.client.chat.completions.with_streaming_response.create(**self._params(request)) as reply:
                 status, headers, body = reply.status_code, reply.headers, await reply.read()

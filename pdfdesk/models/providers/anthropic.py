@@ -1,4 +1,7 @@
-"""Anthropic messages through the official SDK: streamed turns with tools, native PDF documents."""
+"""Anthropic messages through the official SDK: streamed turns with tools, native PDF documents.
+
+The SDK is imported where a request is made, not with this module: it takes over a second to load,
+and the tools and the model catalog read this class's facts without ever calling Anthropic."""
 
 from __future__ import annotations
 
@@ -6,15 +9,12 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-import anthropic
-
-from pdfdesk.agent.keys import redact
-from pdfdesk.agent.providers.base import (
+from pdfdesk.models.providers.base import (
     ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError, StreamEnd, StreamEvent, StreamText,
-    TextPart, ToolCall, status_error,
+    TextPart, ToolCall,
 )
-from pdfdesk.agent.providers.replies import (
-    error_text, json_object, missing, require_event_stream, stream_ended, unreadable_stream,
+from pdfdesk.models.providers.replies import (
+    json_object, missing, require_event_stream, sdk_error, stream_ended, unreadable_stream,
 )
 
 _STOP = {"end_turn": "end", "tool_use": "tool_calls", "max_tokens": "max_tokens", "stop_sequence": "end"}
@@ -66,7 +66,15 @@ def wire_messages(messages: list[Message]) -> list[dict[str, Any]]:
 
 
 class AnthropicProvider(Provider):
+    display_name = "Anthropic"
+    reads_pdf = True
+    reads_images = True
+    key_env_vars = ("ANTHROPIC_API_KEY",)
+    needs_key = True
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        import anthropic
+
         super().__init__(*args, **kwargs)
         self.client = anthropic.AsyncAnthropic(
             api_key=self.api_key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0,
@@ -86,19 +94,15 @@ class AnthropicProvider(Provider):
         return params
 
     def _error(self, exc: Exception) -> ProviderError:
-        if isinstance(exc, anthropic.APITimeoutError):
-            return ProviderError(f"anthropic did not answer within {self.timeout_s:g} s", kind="timeout")
-        if isinstance(exc, anthropic.APIConnectionError):
-            return ProviderError(f"cannot reach anthropic at {self.client.base_url}: {redact(str(exc.__cause__ or exc), self.api_key)}",
-                                 kind="connection", retryable=True)
-        if isinstance(exc, anthropic.APIStatusError):
-            return status_error(exc.status_code, error_text(exc.response, exc.body, exc.message, self.api_key),
-                                exc.response.headers, self.api_key)
-        return ProviderError(redact(f"{type(exc).__name__}: {exc}", self.api_key)[:500])
+        import anthropic
+
+        return sdk_error(anthropic, exc, self.provider, self.client.base_url, self.timeout_s, self.api_key)
 
     # Through `with_streaming_response`: the SDK sends the request and maps HTTP errors as always,
     # and the reply's content type and body are checked before anything is read from them.
     async def _stream_once(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        import anthropic
+
         blocks: dict[int, dict[str, Any]] = {}
         stop = "end"
         events, ended = 0, False
@@ -135,6 +139,8 @@ class AnthropicProvider(Provider):
         yield StreamEnd(calls, "tool_calls" if calls else stop)
 
     async def _complete_once(self, request: ChatRequest) -> str:
+        import anthropic
+
         try:
             async with self.client.messages.with_streaming_response.create(**self._params(request)) as reply:
                 status, headers, body = reply.status_code, reply.headers, await reply.read()

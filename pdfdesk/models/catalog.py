@@ -1,29 +1,22 @@
-"""Model names (`provider/model`), which provider speaks which protocol, and which model to use.
+"""Model names (`provider/model`), which model to use, and what a chosen model can take.
 
 Resolution is shared by the chat, the `pdf` tool and the MCP server (which lists `pdf` only when
-`model_configured` says some model can answer).
+`model_configured` says some model can answer). What a provider can do is read from its class.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdfdesk.agent.keys import canonical_provider, get_api_key
-from pdfdesk.core.config import BUILTIN_PROVIDERS, Config, get_config
+from pdfdesk.core.config import Config, get_config
+from pdfdesk.models.keys import canonical_provider, env_vars, get_api_key
+from pdfdesk.models.providers import PROVIDERS, Provider, ProviderError, provider_class
 
 # Models used when only a key is known; small, current and cheap enough for a first answer.
 DEFAULT_MODELS: dict[str, str] = {
     "anthropic": "claude-sonnet-4-6",
     "openai": "gpt-4.1-mini",
     "google": "gemini-2.5-flash",
-}
-CLOUD_PROVIDERS = ("openai", "anthropic", "google")
-# OpenAI-compatible local servers and where they listen by default.
-LOCAL_BASE_URLS: dict[str, str] = {
-    "ollama": "http://localhost:11434/v1",
-    "lmstudio": "http://localhost:1234/v1",
-    "llamacpp": "http://localhost:8080/v1",
-    "vllm": "http://localhost:8000/v1",
 }
 _AGENT_KEY_ORDER = ("anthropic", "openai", "google")
 _PDF_KEY_ORDER = ("anthropic", "google", "openai")  # native PDF input first
@@ -55,44 +48,58 @@ def parse_model(name: str, config: Config | None = None) -> ModelRef:
     provider = canonical_provider(provider)
     if not provider or not model:
         raise ModelNameError(f"{name!r} is not a model name: use provider/model, e.g. \"openai/gpt-4o-mini\".")
-    if provider not in BUILTIN_PROVIDERS and provider not in config.providers:
-        known = ", ".join(sorted({canonical_provider(p) for p in BUILTIN_PROVIDERS} | set(config.providers)))
+    if provider not in PROVIDERS and provider not in config.providers:
+        known = ", ".join(sorted(set(PROVIDERS) | set(config.providers)))
         raise ModelNameError(f"Unknown provider {provider!r} in {name!r} (known: {known}); "
                              f"add [providers.{provider}] baseUrl = \"...\" for another OpenAI-compatible server.")
     return ModelRef(provider, model)
 
 
-def protocol(provider: str) -> str:
-    """Which wire protocol a provider speaks: openai, anthropic, google or compatible."""
-    provider = canonical_provider(provider)
-    return provider if provider in CLOUD_PROVIDERS else "compatible"
-
-
 def base_url(provider: str, config: Config) -> str | None:
-    """The configured base URL, the local server's usual address, or None (the SDK's default)."""
+    """The configured base URL, else the provider's default address (None: the SDK's own)."""
     provider = canonical_provider(provider)
     settings = config.providers.get(provider) or (config.providers.get("gemini") if provider == "google" else None)
     if settings and settings.base_url:
         return settings.base_url
-    return LOCAL_BASE_URLS.get(provider)
+    return provider_class(provider).default_base_url
 
 
 def takes_images(ref: ModelRef, config: Config) -> bool:
-    """Cloud models take images; a local server only when [providers.NAME] images = true."""
+    """What [providers.NAME] images says, else the provider's default (cloud models yes, local no)."""
     settings = config.providers.get(ref.provider)
     if settings and settings.images is not None:
         return settings.images
-    return ref.provider in CLOUD_PROVIDERS
+    return provider_class(ref.provider).reads_images
 
 
 def takes_pdf(ref: ModelRef) -> bool:
-    """Native PDF input: Anthropic document blocks and Gemini inline data."""
-    return ref.provider in ("anthropic", "google")
+    """Native PDF input (Anthropic document blocks, Gemini inline data)."""
+    return provider_class(ref.provider).reads_pdf
 
 
 def has_credentials(ref: ModelRef) -> bool:
     """Cloud providers need a key; local servers usually do not."""
-    return ref.provider not in CLOUD_PROVIDERS or get_api_key(ref.provider) is not None
+    return not provider_class(ref.provider).needs_key or get_api_key(ref.provider) is not None
+
+
+def key_variables() -> str:
+    """The cloud providers' key variables as a phrase for messages: "A, B or C"."""
+    names = [env_vars(name)[0] for name in _PDF_KEY_ORDER]
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def make_provider(ref: ModelRef, config: Config | None = None) -> Provider:
+    """A client for `ref`; ProviderError(kind="no_key") when a cloud key is missing."""
+    config = config or get_config()
+    cls = provider_class(ref.provider)
+    key = get_api_key(ref.provider)
+    if key is None and cls.needs_key:
+        raise ProviderError(
+            f"no API key for {ref.provider}: set {' or '.join(env_vars(ref.provider)[:-1])} or add the key in Settings",
+            kind="no_key",
+        )
+    return cls(ref.provider, key, base_url(ref.provider, config), config.model_timeout_s, config.model_max_retries,
+               takes_images(ref, config))
 
 
 def _from_keys(order: tuple[str, ...]) -> list[ModelRef]:

@@ -10,16 +10,15 @@ from typing import Any
 
 import httpx
 
-from pdfdesk.agent.keys import redact
-from pdfdesk.agent.providers.base import (
+from pdfdesk.core.redact import redact
+from pdfdesk.models.providers.base import (
     ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError, StreamEnd, StreamEvent, StreamText,
     TextPart, ToolCall, status_error,
 )
-from pdfdesk.agent.providers.replies import (
+from pdfdesk.models.providers.replies import (
     error_text, json_object, missing, require_event_stream, stream_ended, unreadable_stream,
 )
 
-DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
 _STOP = {"STOP": "end", "MAX_TOKENS": "max_tokens"}
 # The OpenAPI subset Gemini accepts in function declarations.
 _SCHEMA_KEYS = {"type", "description", "enum", "properties", "required", "items", "minimum", "maximum",
@@ -90,9 +89,16 @@ def wire_contents(messages: list[Message]) -> list[dict[str, Any]]:
 
 
 class GoogleProvider(Provider):
+    display_name = "Google Gemini"
+    reads_pdf = True
+    reads_images = True
+    default_base_url = "https://generativelanguage.googleapis.com"
+    key_env_vars = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+    needs_key = True
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.root = (self.base_url or DEFAULT_BASE_URL).rstrip("/")
+        self.root = (self.base_url or self.default_base_url or "").rstrip("/")
         if self.root.endswith("/v1beta"):
             self.root = self.root[: -len("/v1beta")]
         self.client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout_s, connect=min(10.0, self.timeout_s)))

@@ -17,8 +17,8 @@ from collections.abc import AsyncGenerator, Mapping
 from contextlib import aclosing
 from typing import Any
 
-from pdfdesk.agent.keys import redact
-from pdfdesk.agent.providers.base import ProviderError, body_message
+from pdfdesk.core.redact import redact
+from pdfdesk.models.providers.base import ProviderError, body_message, status_error
 
 JSON_BODY = "JSON"
 EVENT_STREAM = "an event stream"
@@ -89,6 +89,21 @@ def error_text(response: Any, body: object, fallback: str, *secrets: str | None)
     preview = body_preview(raw, *secrets)
     return f"the server answered {_named(media_type(response.headers))}" + (
         f"; it begins {preview!r}" if preview else " with an empty body")
+
+
+def sdk_error(sdk: Any, exc: Exception, provider: str, base_url: object, timeout_s: float,
+              api_key: str | None) -> ProviderError:
+    """An exception of the `openai` or `anthropic` SDK (passed as `sdk`; both name their timeout,
+    connection and HTTP status errors alike) as a ProviderError with the key redacted."""
+    if isinstance(exc, sdk.APITimeoutError):
+        return ProviderError(f"{provider} did not answer within {timeout_s:g} s", kind="timeout")
+    if isinstance(exc, sdk.APIConnectionError):
+        return ProviderError(f"cannot reach {provider} at {base_url}: {redact(str(exc.__cause__ or exc), api_key)}",
+                             kind="connection", retryable=True)
+    if isinstance(exc, sdk.APIStatusError):
+        return status_error(exc.status_code, error_text(exc.response, exc.body, exc.message, api_key),
+                            exc.response.headers, api_key)
+    return ProviderError(redact(f"{type(exc).__name__}: {exc}", api_key)[:500])
 
 
 def missing(status: int, what: str, body: bytes, *secrets: str | None) -> ProviderError:

@@ -14,9 +14,9 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, ClassVar, Literal, Union
 
-from pdfdesk.agent.keys import redact
+from pdfdesk.core.redact import redact
 
 
 @dataclass(frozen=True)
@@ -159,7 +159,17 @@ def status_error(status: int, message: str, headers: Mapping[str, str] | None, *
 
 
 class Provider(ABC):
-    """Streams chat turns with tools and makes one-shot calls; retries transient failures."""
+    """Streams chat turns with tools and makes one-shot calls; retries transient failures.
+
+    The class attributes are what pdfdesk knows about a provider before talking to it; the model
+    catalog, the key lookup and the settings dialog all read them from here."""
+
+    display_name: ClassVar[str] = "OpenAI-compatible server"
+    reads_pdf: ClassVar[bool] = False            # takes a PDF itself as input (else: text and page images)
+    reads_images: ClassVar[bool] = False         # takes images unless [providers.NAME] images says otherwise
+    default_base_url: ClassVar[str | None] = None  # None: the SDK's own endpoint
+    key_env_vars: ClassVar[tuple[str, ...]] = ()   # the environment variables that hold its key, first wins
+    needs_key: ClassVar[bool] = False            # a cloud service refuses requests without a key
 
     retry_base_s = 0.5              # first backoff; doubled per retry, with jitter
     retry_cap_s = 8.0               # longest backoff we choose ourselves

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pdfdesk.agent.keys import KeyStoreError, get_api_key, key_source, redact, set_api_key
-from pdfdesk.agent.models import ModelNameError, ModelRef, agent_model, base_url, parse_model, takes_images, takes_pdf
-from pdfdesk.agent.providers.base import retry_after_seconds
-from pdfdesk.agent.providers.google import gemini_schema
 from pdfdesk.core.config import Config, ConfigError, ProviderSettings, load_config, parse_config
+from pdfdesk.models.catalog import ModelNameError, ModelRef, agent_model, base_url, parse_model, takes_images, takes_pdf
+from pdfdesk.models.keys import KeyStoreError, get_api_key, key_source, redact, set_api_key
+from pdfdesk.models.providers.base import retry_after_seconds
+from pdfdesk.models.providers.google import gemini_schema
 from pdfdesk.tools import get_tool
 
 
@@ -133,3 +133,37 @@ def test_bad_model_settings_name_the_key(data, needle):
     with pytest.raises(ConfigError) as caught:
         parse_config(data)
     assert needle in str(caught.value)
+
+
+def test_provider_facts_live_on_the_provider_classes(monkeypatch):
+    from pdfdesk.core.config import BUILTIN_PROVIDERS
+    from pdfdesk.models.catalog import key_variables
+    from pdfdesk.models.keys import env_vars
+    from pdfdesk.models.providers import PROVIDERS, cloud_providers, provider_class
+    from pdfdesk.models.providers.compatible import CompatibleProvider
+
+    # the config schema (in core, below the models) accepts exactly the providers that have a class
+    assert set(PROVIDERS) | {"gemini"} == set(BUILTIN_PROVIDERS)
+    assert cloud_providers() == ("openai", "anthropic", "google")
+    assert provider_class("my-lab") is CompatibleProvider and provider_class("ollama").__mro__[1] is CompatibleProvider
+    assert env_vars("gemini") == ("GEMINI_API_KEY", "GOOGLE_API_KEY", "PDFDESK_GOOGLE_API_KEY")
+    assert env_vars("my-lab") == ("PDFDESK_MY_LAB_API_KEY",)
+    assert key_variables() == "ANTHROPIC_API_KEY, GEMINI_API_KEY or OPENAI_API_KEY"
+    assert base_url("google", Config()) == "https://generativelanguage.googleapis.com"
+    assert base_url("vllm", Config()) == "http://localhost:8000/v1" and base_url("anthropic", Config()) is None
+    # a changed fact is seen everywhere it is used
+    monkeypatch.setattr(PROVIDERS["openai"], "reads_pdf", True)
+    monkeypatch.setattr(PROVIDERS["openai"], "key_env_vars", ("OPENAI_KEY_B",))
+    monkeypatch.setenv("OPENAI_KEY_B", "sk-b-123456789")
+    assert takes_pdf(ModelRef("openai", "m")) and get_api_key("openai") == "sk-b-123456789"
+
+
+def test_the_tools_load_no_provider_sdk():
+    """The SDKs take seconds to import; they load when a client is made, not with the tools."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from pdfdesk.tools import all_tools; from pdfdesk.models.catalog import model_configured; "
+            "all_tools(); print(sorted(m for m in ('anthropic', 'openai') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]"
