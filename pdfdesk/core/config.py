@@ -12,6 +12,7 @@ import re
 import stat
 import threading
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,40 +92,94 @@ class Config:
 EMBEDDING_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
-def _up_to(highest: int, unit: str) -> tuple[Any, str]:
-    """Greater than 0 and at most `highest`. Written as one chained comparison so that NaN, inf
-    (TOML's `inf`, or `1e400` read as inf) and integers too big for a float all fail it."""
-    return (lambda v: 0 < v <= highest, f"a number greater than 0 and at most {highest:,} ({unit})")
+@dataclass(frozen=True)
+class Setting:
+    """One key of config.toml: where it lives, what it holds and means, which values are valid.
+
+    The loader validates against these and the settings dialog builds its fields from them, so a
+    key added here is checked and editable at once. `kind` says what a value is: number (any
+    finite number in low < value <= high), integer (low <= value <= high), flag, text, model (a
+    provider/model name), model_chain (a model or {primary, fallbacks}), folders, folder."""
+
+    section: str
+    key: str
+    field: str                      # the Config attribute it sets
+    kind: str
+    description: str                # what it does, as the settings dialog labels it
+    low: float | None = None
+    high: float | None = None
+    unit: str = ""
+    expects: str = ""               # the valid values in words, for error messages
+    valid: Callable[[Any], bool] | None = None
+
+    @property
+    def types(self) -> tuple[type, ...]:
+        return _KIND_TYPES[self.kind]
+
+    @property
+    def default(self) -> Any:
+        return getattr(_DEFAULTS, self.field)
+
+    def accepts(self, value: Any) -> bool:
+        """Whether a value of the right type is in range. A chained comparison, so NaN, inf (TOML's
+        `inf`, or `1e400` read as inf) and integers too big for a float all fail it."""
+        if self.kind == "number" and not self.low < value <= self.high:  # type: ignore[operator]
+            return False
+        if self.kind == "integer" and not self.low <= value <= self.high:  # type: ignore[operator]
+            return False
+        return self.valid is None or self.valid(value)
 
 
-# (toml section, toml key) -> (Config field, accepted types, check, description of valid values)
-# Finite and sane: inf, NaN or 1e400 would reach the code as numbers and fail there, not here.
-_POSITIVE = (lambda v: 0 < v <= 1e9, "a finite number greater than 0 (at most 1e9)")
-_KEYS: dict[tuple[str, str], tuple[str, tuple[type, ...], Any]] = {
-    ("limits", "maxFileMb"): ("max_file_mb", (int, float), _up_to(1_000_000, "MB")),
-    ("limits", "maxDownloadMb"): ("max_download_mb", (int, float), _up_to(100_000, "MB")),
-    ("limits", "pdfMaxBytesMb"): ("pdf_max_bytes_mb", (int, float), _up_to(1_000, "MB")),
-    ("limits", "pdfMaxPages"): ("pdf_max_pages", (int,), (lambda v: 1 <= v <= 1000, "a whole number from 1 to 1000")),
-    ("limits", "toolTimeoutSeconds"): ("tool_timeout_s", (int, float), _POSITIVE),
-    ("files", "workspaceOnly"): ("workspace_only", (bool,), None),
-    ("files", "roots"): ("roots", (list,), (lambda v: all(isinstance(x, str) and x for x in v), "a list of folder paths")),
-    ("network", "allowRemote"): ("allow_remote", (bool,), None),
-    ("network", "allowPrivateAddresses"): ("allow_private_addresses", (bool,), None),
-    ("network", "timeoutSeconds"): ("fetch_timeout_s", (int, float), _up_to(3_600, "seconds")),
-    ("network", "maxRedirects"): ("max_redirects", (int,), (lambda v: 0 <= v <= 10, "a whole number from 0 to 10")),
-    ("search", "semantic"): ("semantic", (bool,), None),
-    ("search", "embeddingModel"): ("embedding_model", (str,), (lambda v: EMBEDDING_MODEL_NAME.match(v) is not None,
-                                                                  'a model name like "pdfdesk/minilm-static-256" (built in) or "org/model"')),
-    ("search", "embeddingModelPath"): ("embedding_model_path", (str,), (lambda v: bool(v.strip()), "a folder path")),
-    ("models", "agent"): ("agent_model", (str,), None),
-    ("models", "pdfModel"): ("pdf_model", (str, dict), None),
-    ("models", "imageModel"): ("image_model", (str,), None),
-    ("agent", "maxTurns"): ("agent_max_turns", (int,), (lambda v: 1 <= v <= 50, "a whole number from 1 to 50")),
-    ("agent", "maxToolCalls"): ("agent_max_tool_calls", (int,), (lambda v: 0 <= v <= 200, "a whole number from 0 to 200")),
-    ("agent", "timeoutSeconds"): ("model_timeout_s", (int, float), _up_to(3_600, "seconds")),
-    ("agent", "maxRetries"): ("model_max_retries", (int,), (lambda v: 0 <= v <= 10, "a whole number from 0 to 10")),
+_DEFAULTS = Config()
+_KIND_TYPES: dict[str, tuple[type, ...]] = {
+    "number": (int, float), "integer": (int,), "flag": (bool,), "text": (str,), "folder": (str,),
+    "model": (str,), "model_chain": (str, dict), "folders": (list,),
 }
-_OWNED_SECTIONS = {section for section, _ in _KEYS} | {"providers"}
+
+
+def _number(section: str, key: str, field_name: str, description: str, high: float, unit: str,
+            expects: str = "") -> Setting:
+    return Setting(section, key, field_name, "number", description, 0, high, unit,
+                   expects or f"a number greater than 0 and at most {high:,} ({unit})")
+
+
+def _integer(section: str, key: str, field_name: str, description: str, low: int, high: int) -> Setting:
+    return Setting(section, key, field_name, "integer", description, low, high,
+                   expects=f"a whole number from {low} to {high}")
+
+
+# Finite and sane: inf, NaN or 1e400 would reach the code as numbers and fail there, not here.
+SCHEMA: tuple[Setting, ...] = (
+    Setting("models", "agent", "agent_model", "model", "Chat agent model"),
+    Setting("models", "pdfModel", "pdf_model", "model_chain", "PDF analysis model"),
+    Setting("models", "imageModel", "image_model", "model", "Image model"),
+    _number("limits", "maxFileMb", "max_file_mb", "Largest file the tools open", 1_000_000, "MB"),
+    _number("limits", "maxDownloadMb", "max_download_mb", "Largest download", 100_000, "MB"),
+    _number("limits", "pdfMaxBytesMb", "pdf_max_bytes_mb", "PDF analysis: bytes sent", 1_000, "MB"),
+    _integer("limits", "pdfMaxPages", "pdf_max_pages", "PDF analysis: pages sent", 1, 1000),
+    _number("limits", "toolTimeoutSeconds", "tool_timeout_s", "Command-line tool call timeout", 1e9, "seconds",
+            "a finite number greater than 0 (at most 1e9)"),
+    _integer("agent", "maxTurns", "agent_max_turns", "Agent: model calls per answer", 1, 50),
+    _integer("agent", "maxToolCalls", "agent_max_tool_calls", "Agent: tool calls per answer", 0, 200),
+    _number("agent", "timeoutSeconds", "model_timeout_s", "Agent: model request timeout", 3_600, "seconds"),
+    _integer("agent", "maxRetries", "model_max_retries", "Agent: retries of a failed model request", 0, 10),
+    Setting("files", "workspaceOnly", "workspace_only", "flag", "Only open files inside these folders (workspace-only)"),
+    Setting("files", "roots", "roots", "folders", "Allowed folders", expects="a list of folder paths",
+            valid=lambda v: all(isinstance(x, str) and x for x in v)),
+    Setting("network", "allowRemote", "allow_remote", "flag", "Allow opening http(s) URLs"),
+    Setting("network", "allowPrivateAddresses", "allow_private_addresses", "flag",
+            "Allow URLs to local-network and loopback addresses"),
+    _number("network", "timeoutSeconds", "fetch_timeout_s", "Download timeout", 3_600, "seconds"),
+    _integer("network", "maxRedirects", "max_redirects", "Redirects followed per download", 0, 10),
+    Setting("search", "semantic", "semantic", "flag", "Search by meaning too (embedding model)"),
+    Setting("search", "embeddingModel", "embedding_model", "text", "Embedding model",
+            expects='a model name like "pdfdesk/minilm-static-256" (built in) or "org/model"',
+            valid=lambda v: EMBEDDING_MODEL_NAME.match(v) is not None),
+    Setting("search", "embeddingModelPath", "embedding_model_path", "folder", "Local model folder",
+            expects="a folder path", valid=lambda v: bool(v.strip())),
+)
+_BY_KEY = {(setting.section, setting.key): setting for setting in SCHEMA}
+_OWNED_SECTIONS = {setting.section for setting in SCHEMA} | {"providers"}
 _MODEL_HINT = 'a model name like "openai/gpt-4o-mini" (provider/model)'
 _PROVIDER_KEYS = {"baseUrl": "an http(s):// URL", "images": "true or false"}
 
@@ -206,17 +261,17 @@ def parse_config(data: dict[str, Any], source: str = "config.toml") -> Config:
             values["providers"] = _parse_providers(content, source)
             continue
         for key, value in content.items():
-            spec = _KEYS.get((section, key))
-            if spec is None:
-                known = ", ".join(sorted(k for s, k in _KEYS if s == section))
+            setting = _BY_KEY.get((section, key))
+            if setting is None:
+                known = ", ".join(sorted(s.key for s in SCHEMA if s.section == section))
                 raise ConfigError(f"{source}: unknown setting {section}.{key} (known: {known})")
-            name, types, check = spec
+            types = setting.types
             if isinstance(value, bool) and bool not in types or not isinstance(value, types):
                 wanted = " or ".join(t.__name__ for t in types)
                 raise ConfigError(f"{source}: {section}.{key} must be {wanted}, not {value!r}")
-            if check is not None and not check[0](value):
-                raise ConfigError(f"{source}: {section}.{key} must be {check[1]}, not {value!r}")
-            values[name] = tuple(value) if isinstance(value, list) else value
+            if not setting.accepts(value):
+                raise ConfigError(f"{source}: {section}.{key} must be {setting.expects}, not {value!r}")
+            values[setting.field] = tuple(value) if isinstance(value, list) else value
     _check_models(values, source)
     return Config(**values, extra=extra)
 

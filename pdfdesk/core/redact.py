@@ -1,10 +1,12 @@
 """Keep API keys and tokens out of logs, crash reports and tool results.
 
 Two nets: exact values (every secret this process knows: registered ones, API-key and token
-variables of the environment, and the agent's keys once `pdfdesk.agent.keys` is loaded), and
+variables of the environment, and the model keys once `pdfdesk.models.keys` is loaded), and
 shapes (OpenAI/Anthropic `sk-…`, Google `AIza…`, GitHub, Slack, AWS and Hugging Face tokens,
 `Bearer …`, `api_key=…`, `?key=…`). Exact values are scrubbed everywhere; shapes are scrubbed from
 text pdfdesk writes itself (logs, crash reports, error messages), not from a document's own words.
+This is the one mask: a provider's error, a log line, a crash report and a tool card all hide a
+secret the same way, so a reader learns one sign for "something was hidden here".
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ import sys
 import threading
 from typing import Any
 
-MASK = "[redacted]"
+MASK = "***"
 _MIN_SECRET = 8
+_MIN_GIVEN_SECRET = 4  # a value the caller knows is a secret is hidden however short
 _SECRET_VARIABLE = re.compile(r"(API_?KEY|_TOKEN|_SECRET|_PASSWORD|_PASSWD)$", re.IGNORECASE)
 _SHAPES = re.compile(
     r"\b(?:sk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_\-]{16,}"
-    r"|AIza[0-9A-Za-z_\-]{30,}"
+    r"|AIza[0-9A-Za-z_\-]{20,}"
     r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"
     r"|xox[abpr]-[A-Za-z0-9\-]{10,}"
     r"|AKIA[0-9A-Z]{16}"
@@ -29,7 +32,7 @@ _SHAPES = re.compile(
 )
 _LABELLED = re.compile(
     r"(?i)((?:api[_-]?key|x-api-key|x-goog-api-key|authorization|access[_-]?token|client[_-]?secret|secret|"
-    r"token|password)[\"']?\s*[:=]\s*[\"']?(?:bearer\s+)?)([^\s\"'&,;}\]]{6,})"
+    r"token|password)[\"']?\s*[:=]\s*[\"']?(?:bearer\s+)?)(?!bearer\s)([^\s\"'&,;}\]]{6,})"
 )
 _QUERY = re.compile(r"(?i)([?&](?:key|api_?key|token|access_token|sig|signature|x-amz-signature|x-amz-credential|x-goog-signature)=)([^&\s#\"']+)")
 _BEARER = re.compile(r"(?i)(\bbearer\s+)([A-Za-z0-9._~+/=\-]{12,})")
@@ -50,7 +53,7 @@ def known_secrets() -> list[str]:
     values = {v.strip() for k, v in os.environ.items() if _SECRET_VARIABLE.search(k) and len(v.strip()) >= _MIN_SECRET}
     with _lock:
         values |= _registered
-    agent_keys = sys.modules.get("pdfdesk.agent.keys")  # never imported from here: core sits below agent
+    agent_keys = sys.modules.get("pdfdesk.models.keys")  # never imported from here: core sits below models
     if agent_keys is not None and hasattr(agent_keys, "known_secrets"):
         try:
             values |= {v for v in agent_keys.known_secrets() if v and len(v) >= _MIN_SECRET}
@@ -78,9 +81,11 @@ def scrub_known(text: str, secrets: list[str] | None = None) -> str:
     return text
 
 
-def redact(text: str) -> str:
-    """`text` without known secrets and without anything shaped like a key or token."""
-    text = scrub_known(text)
+def redact(text: str, *secrets: str | None) -> str:
+    """`text` without known secrets, without the `secrets` given (say, the key a provider request
+    used), and without anything shaped like a key or token."""
+    given = {s.strip() for s in secrets if s and len(s.strip()) >= _MIN_GIVEN_SECRET}
+    text = scrub_known(text, sorted(given | set(known_secrets()), key=len, reverse=True))
     text = _SHAPES.sub(MASK, text)
     text = _BEARER.sub(lambda m: m.group(1) + MASK, text)
     text = _LABELLED.sub(lambda m: m.group(1) + MASK, text)

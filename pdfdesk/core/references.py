@@ -14,7 +14,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
@@ -94,6 +94,31 @@ def reference_to_path(reference: str) -> Path:
             )
         path = Path(reference).expanduser()
     return Path(os.path.abspath(path))
+
+
+def normalise_reference(reference: str) -> str:
+    """One spelling per document, so the same file is one tab, one recent entry, one attachment:
+    an http(s) URL as given; anything else the absolute local path it names (`~` expanded,
+    `file://` decoded). A reference that names no local path is returned as given."""
+    reference = reference.strip()
+    if is_url(reference):
+        return reference
+    try:
+        return str(reference_to_path(reference))
+    except PdfDeskError:
+        return reference
+
+
+def display_name(reference: str) -> str:
+    """What a person calls the document: the file name, or a URL's last path segment, with
+    percent-escapes decoded (`file:///tmp/a%20b.pdf` is "a b.pdf"); a URL without a path shows
+    its host."""
+    text = reference.strip()
+    if is_url(text) or text.lower().startswith("file:"):
+        parts = urlsplit(text)
+        segment = unquote(parts.path.rstrip("/").rsplit("/", 1)[-1])
+        return segment or parts.hostname or text
+    return PurePath(text.rstrip("/\\")).name or text
 
 
 def _os_error(exc: OSError, path: Path) -> PdfDeskError:
@@ -178,8 +203,8 @@ def locate(reference: object, config: Config, max_bytes: int | None = None) -> L
     cap = max_bytes if max_bytes is not None else config.max_file_bytes
     if is_url(reference):
         data, final_url = fetch_pdf(reference, config.replace(max_download_mb=min(config.max_download_mb, cap / 1048576)))
-        name = Path(urlsplit(final_url).path).name or urlsplit(final_url).hostname or "download.pdf"
-        return LocatedPdf(PdfSource(reference=reference, name=unquote(name), size=len(data), data=data, url=final_url))
+        return LocatedPdf(PdfSource(reference=reference, name=display_name(final_url), size=len(data), data=data,
+                                    url=final_url))
     check_reference_form(reference, config)
     path = reference_to_path(reference)
     resolved, held = _open_local(path, config, cap)

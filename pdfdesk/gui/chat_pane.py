@@ -10,154 +10,56 @@ calls become compact cards with page thumbnails (decoded off the UI thread); cit
 from __future__ import annotations
 
 import asyncio
-import base64
 import inspect
 import itertools
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QImage, QKeyEvent, QTextCursor, QTextDocument
-from PySide6.QtWidgets import (
-    QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSizePolicy, QTextBrowser, QToolButton,
-    QVBoxLayout, QWidget,
-)
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDragMoveEvent, QDropEvent, QImage, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
-from pdfdesk.agent.events import (
-    AgentError, Citation, CitationFound, Done, TextDelta, ToolCallFinished, ToolCallStarted,
-)
-from pdfdesk.core.fence import neutralise
+from pdfdesk.agent.events import AgentError, AgentEvent
 from pdfdesk.gui import theme, workers
+from pdfdesk.gui.chat_transcript import ToolCard, Turn, decode_thumbnail, find_citation, turn_html
+from pdfdesk.gui.chat_widgets import ChatInput, Chip
 from pdfdesk.gui.drops import local_pdf_paths
-from pdfdesk.gui.richtext import citation_href, esc, markdown_html, parse_citation_href
+from pdfdesk.gui.richtext import esc, parse_citation_href
 
 log = logging.getLogger(__name__)
 
 RENDER_MS = 40
-THUMB_WIDTH = 110
-SessionFactory = Callable[[Sequence[str]], Any]  # documents -> ChatSession
 
 
-def default_session_factory(documents: Sequence[str]) -> Any:
+class ChatSessionLike(Protocol):
+    """What the pane needs of a session (the agent's ChatSession; tests pass lighter ones).
+    A session may also hold `passwords` (reference -> password) for its tool calls."""
+
+    documents: list[str]
+
+    @property
+    def offline(self) -> bool: ...
+
+    @property
+    def model_label(self) -> str: ...
+
+    def send(self, text: str) -> AsyncIterator[AgentEvent] | Awaitable[AsyncIterator[AgentEvent]]: ...
+
+
+SessionFactory = Callable[[Sequence[str]], ChatSessionLike]  # documents -> session
+
+
+def default_session_factory(documents: Sequence[str]) -> ChatSessionLike:
     """The agent's session; its tool calls run in killable worker processes, like the panels'."""
     from pdfdesk.agent.session import ChatSession
-    from pdfdesk.gui.tool_calls import run_tool
+    from pdfdesk.gui.tool_calls import call_tool_in_worker
 
-    return ChatSession(documents=list(documents), tool_runner=run_tool)
-
-
-# -- what a turn holds ---------------------------------------------------------------------------
-@dataclass
-class TextPart:
-    text: str = ""
-
-
-@dataclass
-class ToolCard:
-    call_id: str
-    name: str
-    arguments: dict[str, Any]
-    finished: bool = False
-    is_error: bool = False
-    summary: str = ""
-    thumbs: list[str] = field(default_factory=list)  # resource URLs of decoded thumbnails
-
-
-@dataclass
-class Turn:
-    number: int
-    question: str
-    parts: list[TextPart | ToolCard] = field(default_factory=list)
-    citations: dict[str, Citation] = field(default_factory=dict)  # key -> citation
-    errors: list[AgentError] = field(default_factory=list)
-    status: str = "running"  # running | done | cancelled | failed
-    model: str | None = None
-    offline: bool = False
-
-    def text_part(self) -> TextPart:
-        if not self.parts or not isinstance(self.parts[-1], TextPart):
-            self.parts.append(TextPart())
-        return self.parts[-1]  # type: ignore[return-value]
-
-    def card(self, call_id: str) -> ToolCard | None:
-        return next((p for p in self.parts if isinstance(p, ToolCard) and p.call_id == call_id), None)
-
-
-def short_arguments(arguments: dict[str, Any], limit: int = 60) -> str:
-    """`path=report.pdf, query="fees"`: file names instead of paths, long values cut, and every
-    key and value one inert line (a model or a document chose them)."""
-    shown = []
-    for key, value in arguments.items():
-        if key == "password":
-            value = "•••"
-        elif key in ("path", "pdf") and isinstance(value, str):
-            value = Path(value.split("?", 1)[0]).name or value
-        text = neutralise(value, limit=limit)
-        if isinstance(value, str) and key not in ("path", "pdf"):
-            text = f'"{text}"'
-        shown.append(f"{neutralise(key, limit=limit)}={text}")
-    return ", ".join(shown)
-
-
-def card_text(text: str) -> str:
-    """Outside text for rich text on one line: neutralised (line breaks, markers), then HTML-escaped."""
-    return esc(neutralise(text, limit=None, quotes=False))
-
-
-def decode_thumbnail(data_b64: str, width: int = THUMB_WIDTH) -> QImage | None:
-    """Worker: a base64 PNG scaled to a thumbnail (QImage is safe to build off the UI thread)."""
-    try:
-        raw = base64.b64decode(data_b64, validate=False)
-    except (ValueError, TypeError):
-        return None
-    image = QImage()
-    if not image.loadFromData(QByteArray(raw)):
-        return None
-    return image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+    return ChatSession(documents=list(documents), tool_runner=call_tool_in_worker)
 
 
 # -- the pane ------------------------------------------------------------------------------------
-class ChatInput(QPlainTextEdit):
-    """Enter sends, Shift+Enter starts a new line."""
-
-    submitted = Signal()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-            self.submitted.emit()
-            return
-        super().keyPressEvent(event)
-
-
-class Chip(QFrame):
-    """An attached document: its name and a remove button."""
-
-    removed = Signal(str)
-
-    def __init__(self, reference: str, current: bool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.reference = reference
-        self.setObjectName("attachmentChip")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(6, 1, 2, 1)
-        row.setSpacing(2)
-        name = neutralise(Path(reference.split("?", 1)[0]).name or reference)
-        self.label = QLabel(name + (" (current tab)" if current else ""), self)
-        self.label.setTextFormat(Qt.TextFormat.PlainText)  # a file name is never markup
-        self.label.setToolTip(f"<p>{card_text(reference)}</p>")
-        close = QToolButton(self)
-        close.setText("×")
-        close.setAutoRaise(True)
-        close.setToolTip("Do not send this document to the agent")
-        close.clicked.connect(lambda: self.removed.emit(self.reference))
-        row.addWidget(self.label)
-        row.addWidget(close)
-
-
 class ChatPane(QWidget):
     citationActivated = Signal(str, int, list, str)  # document, page, rects, excerpt
     settingsRequested = Signal()
@@ -169,7 +71,7 @@ class ChatPane(QWidget):
         self.setObjectName("chatPane")
         self.setAcceptDrops(True)
         self._factory = session_factory or default_session_factory
-        self._session: Any | None = None
+        self._session: ChatSessionLike | None = None
         self._session_error: str | None = None
         self._session_generation = 0
         self._queued: str | None = None
@@ -257,7 +159,7 @@ class ChatPane(QWidget):
         self._session, self._session_error = None, None
         self.model_label.setText("starting the agent…")
 
-        def built(session: Any) -> None:
+        def built(session: ChatSessionLike) -> None:
             if generation != self._session_generation:
                 return
             self._session = session
@@ -292,8 +194,8 @@ class ChatPane(QWidget):
             self.banner.show()
             self.model_label.setText("")
             return
-        offline = bool(getattr(session, "offline", False))
-        self.model_label.setText(esc(str(getattr(session, "model_label", ""))))
+        offline = bool(session.offline)
+        self.model_label.setText(esc(str(session.model_label)))
         self.banner_text.setText(
             "<b>No model is set up.</b> Answers come from the offline answerer: passages found in the "
             "documents, with page citations. Add an API key or a local model to get written answers.")
@@ -313,7 +215,7 @@ class ChatPane(QWidget):
         self._new_session()
 
     @property
-    def session(self) -> Any | None:
+    def session(self) -> ChatSessionLike | None:
         return self._session
 
     @property
@@ -363,15 +265,15 @@ class ChatPane(QWidget):
             self.chips_row.addWidget(chip)
         self.chips_row.addStretch(1)
 
-    def dragEnterEvent(self, event: Any) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
 
-    def dragMoveEvent(self, event: Any) -> None:
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
         if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: Any) -> None:
+    def dropEvent(self, event: QDropEvent) -> None:
         paths = local_pdf_paths(event.mimeData())
         if not paths:
             return
@@ -427,11 +329,11 @@ class ChatPane(QWidget):
             self._task.cancel()
 
     async def _run(self, turn: Turn, text: str) -> None:
-        stream: Any = None
+        stream: AsyncIterator[AgentEvent] | None = None
         try:
-            stream = self._session.send(text)
-            if inspect.isawaitable(stream):
-                stream = await stream
+            assert self._session is not None  # a turn starts only once the session is built
+            sent = self._session.send(text)
+            stream = await sent if inspect.isawaitable(sent) else sent
             async for event in stream:
                 self._handle(turn, event)
         except asyncio.CancelledError:
@@ -448,39 +350,10 @@ class ChatPane(QWidget):
                     pass
             self._finish(turn)
 
-    def _handle(self, turn: Turn, event: Any) -> None:
-        if isinstance(event, TextDelta):
-            turn.text_part().text += event.text
-        elif isinstance(event, ToolCallStarted):
-            turn.parts.append(ToolCard(event.call_id, event.name, dict(event.arguments)))
-        elif isinstance(event, ToolCallFinished):
-            card = turn.card(event.call_id) or ToolCard(event.call_id, event.name, {})
-            if card not in turn.parts:
-                turn.parts.append(card)
-            card.finished, card.is_error, card.summary = True, event.is_error, event.summary
-            for data in event.images[:4]:
-                self._decode_thumbnail(turn, card, data)
-        elif isinstance(event, CitationFound):
-            self._add_citation(turn, event.citation)
-        elif isinstance(event, AgentError):
-            turn.errors.append(event)
-        elif isinstance(event, Done):
-            for citation in event.citations:
-                self._add_citation(turn, citation)
-            turn.model, turn.offline = event.model, event.offline
-            turn.status = "cancelled" if event.cancelled else ("failed" if turn.errors and not event.text else "done")
-            if event.text and not any(isinstance(p, TextPart) and p.text.strip() for p in turn.parts):
-                turn.text_part().text = event.text
+    def _handle(self, turn: Turn, event: AgentEvent) -> None:
+        for card, data in turn.apply(event):
+            self._decode_thumbnail(turn, card, data)
         self._schedule_render()
-
-    def _add_citation(self, turn: Turn, citation: Citation) -> None:
-        for existing in turn.citations.values():
-            if (existing.document, existing.page) == (citation.document, citation.page):
-                if citation.rects and not existing.rects or citation.excerpt and not existing.excerpt:
-                    key = next(k for k, v in turn.citations.items() if v is existing)
-                    turn.citations[key] = citation
-                return
-        turn.citations[f"{turn.number}-{len(turn.citations) + 1}"] = citation
 
     def _decode_thumbnail(self, turn: Turn, card: ToolCard, data: str) -> None:
         def show(image: QImage | None) -> None:
@@ -530,51 +403,7 @@ class ChatPane(QWidget):
             bar.setValue(bar.maximum())
 
     def turn_html(self, turn: Turn) -> str:
-        colours = theme.colors()
-        out = [f'<table width="100%" cellpadding="6" style="background:{colours["user"]}; margin-top:6px">'
-               f"<tr><td><b>You:</b> {esc(turn.question)}</td></tr></table>"]
-        resolve = self._resolver(turn)
-        for part in turn.parts:
-            if isinstance(part, TextPart):
-                out.append(markdown_html(part.text, resolve))
-            else:
-                out.append(self._card_html(part, colours))
-        for error in turn.errors:
-            hint = f"<br>{card_text(error.hint)}" if error.hint else ""
-            out.append(f'<p style="color:{colours["error"]}"><b>{card_text(error.message)}</b>{hint}</p>')
-        if turn.citations:
-            links = " &nbsp; ".join(
-                f'<a href="{esc(citation_href(c.document, c.page, key))}">{card_text(c.label or _label(c))}</a>'
-                for key, c in turn.citations.items())
-            out.append(f'<p style="color:{colours["muted"]}">Sources: {links}</p>')
-        footer = {"running": "Thinking…", "cancelled": "Stopped.", "failed": "", "done": ""}[turn.status]
-        if turn.status != "running" and (turn.model or turn.offline):
-            footer = (footer + " " if footer else "") + ("offline answerer" if turn.offline else esc(turn.model or ""))
-        if footer:
-            out.append(f'<p style="color:{colours["muted"]}; font-size:small"><i>{footer}</i></p>')
-        return "\n".join(out)
-
-    def _card_html(self, card: ToolCard, colours: dict[str, str]) -> str:
-        state = "…" if not card.finished else ("✗" if card.is_error else "✓")
-        summary_colour = colours["error"] if card.is_error else colours["muted"]
-        summary = f'<br><span style="color:{summary_colour}">{card_text(card.summary)}</span>' if card.summary else ""
-        thumbs = "".join(f'<img src="{url}" width="{THUMB_WIDTH}"> ' for url in card.thumbs)
-        thumbs = f"<br>{thumbs}" if thumbs else ""
-        return (f'<table width="100%" cellpadding="4" border="1" cellspacing="0" '
-                f'style="border-color:{colours["border"]}; background:{colours["card"]}; margin:4px 0">'
-                f"<tr><td>{state} <b>{card_text(card.name)}</b> "
-                f'<span style="font-family:monospace; font-size:small">{esc(short_arguments(card.arguments))}</span>'
-                f"{summary}{thumbs}</td></tr></table>")
-
-    def _resolver(self, turn: Turn) -> Callable[[str | None, int], str | None]:
-        def resolve(name: str | None, page: int) -> str | None:
-            for key, citation in turn.citations.items():
-                if citation.page == page and (name is None or _same_name(citation.document, name)):
-                    return citation_href(citation.document, page, key)
-            candidates = [d for d in self.documents() if name is None or _same_name(d, name)]
-            return citation_href(candidates[0], page) if len(candidates) == 1 else None
-
-        return resolve
+        return turn_html(turn, self.documents(), theme.colors())
 
     def _append_note(self, text: str) -> None:
         cursor = self.transcript.textCursor()
@@ -588,30 +417,13 @@ class ChatPane(QWidget):
         parsed = parse_citation_href(href)
         if parsed is not None:
             document, page, key = parsed
-            citation = self._find_citation(key, document, page)
+            citation = find_citation(self._turns, key, document, page)
             rects = [tuple(r) for r in citation.rects] if citation else []
             excerpt = (citation.excerpt or "") if citation else ""
             self.citationActivated.emit(document, page, rects, excerpt)
         elif url.scheme() in ("http", "https"):
             QDesktopServices.openUrl(url)
 
-    def _find_citation(self, key: str | None, document: str, page: int) -> Citation | None:
-        for turn in reversed(self._turns):
-            if key and key in turn.citations:
-                return turn.citations[key]
-        for turn in reversed(self._turns):
-            for citation in turn.citations.values():
-                if citation.document == document and citation.page == page:
-                    return citation
-        return None
-
     def turns(self) -> list[Turn]:
         return list(self._turns)
 
-
-def _label(citation: Citation) -> str:
-    return f"{neutralise(Path(citation.document.split('?', 1)[0]).name)} p. {citation.page}"
-
-
-def _same_name(reference: str, name: str) -> bool:
-    return Path(reference.split("?", 1)[0]).name.lower() == Path(name.strip()).name.lower()

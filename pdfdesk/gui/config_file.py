@@ -1,128 +1,109 @@
-"""Edit config.toml without losing what the user wrote: read raw, merge changes, validate, write.
+"""Edit config.toml without losing what the user wrote: read, merge changes, validate, write.
 
 The settings dialog changes a few keys; every other key and section (including ones a newer or
-older pdfdesk owns) is kept. The merged text is validated with `parse_config` before anything
-is written, and written atomically. API keys never pass through here (they go to the keyring).
-Comments are not preserved: TOML writing needs a serializer and the standard library has none.
+older pdfdesk owns), every comment and the file's layout are kept: the file is read as a tomlkit
+document and only the changed keys are touched. The merged text is validated with
+`parse_config` before anything is written, and written atomically. API keys never pass through
+here (they go to the keyring).
 """
 
 from __future__ import annotations
 
 import math
-import re
 import tomllib
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
 from pdfdesk.core.atomic import write_text_atomically
-from pdfdesk.core.config import (
-    Config,
-    ConfigError,
-    config_path,
-    parse_config,
-    read_config_text,
-)
+from pdfdesk.core.config import Config, ConfigError, config_path, parse_config, read_config_text
 
 DELETE = object()  # a change value that removes the key
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-def read_raw(path: Path | None = None) -> dict[str, Any]:
+def read_raw(path: Path | None = None) -> tomlkit.TOMLDocument:
+    """The file as an editable document (comments and layout included); empty when there is none."""
     path = path or config_path()
     text = read_config_text(path)  # refuses a FIFO, a device or a huge file without waiting on it
     if text is None:
-        return {}
+        return tomlkit.document()
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        tomllib.loads(text)  # the reader the loader uses decides what is valid TOML
+        return tomlkit.parse(text)
+    except (tomllib.TOMLDecodeError, TOMLKitError) as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
 
 
-def merge(raw: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """A copy of `raw` with nested `changes` applied (DELETE removes; emptied tables disappear)."""
-    merged = {key: (merge(value, {}) if isinstance(value, dict) else value) for key, value in raw.items()}
+def _apply(target: MutableMapping[str, Any], changes: dict[str, Any], depth: int) -> None:
     for key, value in changes.items():
         if value is DELETE:
-            merged.pop(key, None)
+            target.pop(key, None)
         elif isinstance(value, dict):
-            base = merged.get(key) if isinstance(merged.get(key), dict) else {}
-            table = merge(base, value)
-            if table:
-                merged[key] = table
-            else:
-                merged.pop(key, None)
+            existing = target.get(key)
+            fresh = not isinstance(existing, MutableMapping)
+            if fresh:
+                existing = _new_table(target, depth)
+            _apply(existing, value, depth + 1)
+            if not existing:
+                target.pop(key, None)
+            elif fresh:  # a table already in place is edited where it is (re-setting it reformats it)
+                target[key] = existing
         else:
-            merged[key] = value
+            target[key] = value
+
+
+def _new_table(parent: MutableMapping[str, Any], depth: int) -> MutableMapping[str, Any]:
+    """A section ([limits]) at the top of a document, an inline table below it; a plain dict
+    when the parent is one."""
+    if type(parent) is dict:
+        return {}
+    return tomlkit.table() if depth == 0 else tomlkit.inline_table()
+
+
+def merge(raw: MutableMapping[str, Any], changes: dict[str, Any]) -> Any:
+    """A copy of `raw` with nested `changes` applied (DELETE removes; emptied tables disappear).
+    A document stays a document, so what was not changed is written back as it was."""
+    if isinstance(raw, tomlkit.TOMLDocument):
+        merged: MutableMapping[str, Any] = tomlkit.parse(tomlkit.dumps(raw))
+    else:
+        merged = _plain_copy(raw)
+    _apply(merged, changes, 0)
     return merged
 
 
-def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else _string(name)
+def _plain_copy(raw: MutableMapping[str, Any]) -> dict[str, Any]:
+    return {key: (_plain_copy(value) if isinstance(value, MutableMapping) else value) for key, value in raw.items()}
 
 
-def _string(value: str) -> str:
-    escaped = []
-    for char in value:
-        if char == "\\":
-            escaped.append("\\\\")
-        elif char == '"':
-            escaped.append('\\"')
-        elif char == "\n":
-            escaped.append("\\n")
-        elif char == "\t":
-            escaped.append("\\t")
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            escaped.append(f"\\u{ord(char):04x}")
-        else:
-            escaped.append(char)
-    return '"' + "".join(escaped) + '"'
+def _check_numbers(data: Any) -> None:
+    if isinstance(data, float) and (math.isnan(data) or math.isinf(data)):
+        raise ConfigError(f"{data} cannot be written to config.toml")
+    if isinstance(data, MutableMapping):
+        for value in data.values():
+            _check_numbers(value)
+    elif isinstance(data, list):
+        for value in data:
+            _check_numbers(value)
 
 
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
-            raise ConfigError(f"{value} cannot be written to config.toml")
-        return repr(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_value(item) for item in value) + "]"
-    if isinstance(value, dict):  # inline table inside an array or value position
-        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
-    raise ConfigError(f"{type(value).__name__} values cannot be written to config.toml")
+def dump_toml(data: MutableMapping[str, Any]) -> str:
+    """TOML text for a document (as it was, with its edits) or nested dicts of plain values."""
+    _check_numbers(data)
+    try:
+        return tomlkit.dumps(data)
+    except (TypeError, ValueError, TOMLKitError) as exc:
+        raise ConfigError(f"config.toml cannot hold this value ({exc})") from None
 
 
-def dump_toml(data: dict[str, Any]) -> str:
-    """TOML text for nested dicts of strings, numbers, booleans, lists and tables."""
-    lines: list[str] = []
-
-    def table(prefix: list[str], content: dict[str, Any]) -> None:
-        scalars = [(k, v) for k, v in content.items() if not isinstance(v, dict)]
-        tables = [(k, v) for k, v in content.items() if isinstance(v, dict)]
-        if prefix and (scalars or not tables):
-            if lines:
-                lines.append("")
-            lines.append("[" + ".".join(_key(p) for p in prefix) + "]")
-        for key, value in scalars:
-            lines.append(f"{_key(key)} = {_value(value)}")
-        for key, value in tables:
-            table(prefix + [key], value)
-
-    table([], data)
-    return "\n".join(lines) + "\n"
-
-
-def validate(raw: dict[str, Any]) -> Config:
+def validate(raw: MutableMapping[str, Any]) -> Config:
     """The Config that `raw` would give; ConfigError names the offending key."""
-    text = dump_toml(raw)
-    return parse_config(tomllib.loads(text))
+    return parse_config(tomllib.loads(dump_toml(raw)))
 
 
-def save(raw: dict[str, Any], path: Path | None = None) -> Config:
+def save(raw: MutableMapping[str, Any], path: Path | None = None) -> Config:
     """Validate, then write `raw` atomically; returns the new Config."""
     path = path or config_path()
     config = validate(raw)

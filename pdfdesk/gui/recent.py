@@ -1,17 +1,18 @@
 """Recently opened documents: a small JSON list in the app data folder, newest first.
 
 Kept as a plain file (not QSettings) so it follows `PDFDESK_HOME` like every other piece of state,
-and stays readable by hand. Written atomically; an unreadable file is treated as empty.
+and stays readable by hand. Written atomically; an unreadable file is treated as empty. Entries are
+normalised like every other reference, so the same file is one entry however it was named.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from pdfdesk.core import paths
 from pdfdesk.core.atomic import write_json_atomically
+from pdfdesk.core.references import normalise_reference
 
 RECENT_FILE = "recent.json"
 MAX_RECENT = 15
@@ -19,13 +20,6 @@ MAX_RECENT = 15
 
 def _file() -> Path:
     return paths.app_data_dir() / RECENT_FILE
-
-
-def _normalise(reference: str) -> str:
-    """Local paths are stored absolute so the same file is one entry; URLs stay as given."""
-    if "://" in reference and not reference.startswith("file://"):
-        return reference
-    return os.path.abspath(os.path.expanduser(reference.removeprefix("file://")))
 
 
 def load_recent() -> list[str]:
@@ -46,14 +40,14 @@ def _save(items: list[str]) -> None:
 
 def add_recent(reference: str) -> list[str]:
     """Put `reference` first (once); returns the new list."""
-    entry = _normalise(reference)
+    entry = normalise_reference(reference)
     items = [entry] + [item for item in load_recent() if item != entry]
     _save(items)
     return items[:MAX_RECENT]
 
 
 def remove_recent(reference: str) -> list[str]:
-    entry = _normalise(reference)
+    entry = normalise_reference(reference)
     items = [item for item in load_recent() if item != entry]
     _save(items)
     return items

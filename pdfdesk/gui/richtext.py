@@ -2,7 +2,8 @@
 
 Everything a PDF or a model wrote is escaped first; only the constructs below become markup, so
 a document cannot inject HTML (or a `pdfdesk://` link that looks like a citation) into the window.
-Citations (`[p. 3]`, `[report.pdf p. 3]`, `[report.pdf, pp. 3-4]`) become links through a resolver.
+Citations (every form `core.citations` reads) become links through a resolver: a bracket citing
+one page is one link, a bracket citing several has a link on each page number.
 """
 
 from __future__ import annotations
@@ -12,14 +13,11 @@ import re
 from collections.abc import Callable, Iterable
 from urllib.parse import parse_qs, quote, urlparse
 
+from pdfdesk.core.citations import CitationMark, find_citations
 from pdfdesk.index.query_terms import parse_terms
 
 CitationResolver = Callable[[str | None, int], str | None]  # (file name or None, page) -> href
 
-CITATION = re.compile(
-    r"\[(?:(?P<name>[^\[\]\n]{1,200}?\.pdf)[,:]?\s+)?pp?\.\s*(?P<page>\d{1,6})(?:\s*[-–]\s*\d{1,6})?\]",
-    re.IGNORECASE,
-)
 _LINK = re.compile(r"\[([^\]\n]{1,300})\]\((https?://[^\s)]{1,2000})\)")
 _CODE = re.compile(r"`([^`\n]+)`")
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
@@ -76,6 +74,28 @@ def highlight_terms(text: str, query: str) -> str:
     return "".join(out)
 
 
+def _link(href: str | None, label: str) -> str:
+    return f'<a href="{esc(href)}">{esc(label)}</a>' if href else esc(label)
+
+
+def citation_markup(text: str, mark: CitationMark, resolve: CitationResolver | None) -> str:
+    """One citation bracket as HTML: the whole bracket linked when it cites one page, else each
+    page number linked to its page (a range to its first page); unresolved pages stay text."""
+    def href(index: int) -> str | None:
+        cited = mark.pages[index]
+        return resolve(cited.file, cited.first) if resolve else None
+
+    if len(mark.pages) == 1:
+        return _link(href(0), text[mark.start:mark.end])
+    out, last = [], mark.start
+    for index, cited in enumerate(mark.pages):
+        out.append(esc(text[last:cited.start]))
+        out.append(_link(href(index), text[cited.start:cited.end]))
+        last = cited.end
+    out.append(esc(text[last:mark.end]))
+    return "".join(out)
+
+
 def _inline(text: str, resolve: CitationResolver | None) -> str:
     """Escape one line and apply inline Markdown, links and citations."""
     tokens: list[str] = []
@@ -87,16 +107,16 @@ def _inline(text: str, resolve: CitationResolver | None) -> str:
     def code(match: re.Match[str]) -> str:
         return stash(f"<code>{esc(match.group(1))}</code>")
 
-    def citation(match: re.Match[str]) -> str:
-        href = resolve(match.group("name"), int(match.group("page"))) if resolve else None
-        label = esc(match.group(0))
-        return stash(f'<a href="{esc(href)}">{label}</a>' if href else label)
-
     def link(match: re.Match[str]) -> str:
         return stash(f'<a href="{esc(match.group(2))}">{esc(match.group(1))}</a>')
 
+    text = text.replace("\x00", "")  # the stash's marker never comes from outside
+    pieces, last = [], 0
+    for mark in find_citations(text):
+        pieces += [text[last:mark.start], stash(citation_markup(text, mark, resolve))]
+        last = mark.end
+    text = "".join(pieces) + text[last:]
     text = _CODE.sub(code, text)
-    text = CITATION.sub(citation, text)
     text = _LINK.sub(link, text)
     text = esc(text)
     text = _BOLD.sub(r"<b>\1</b>", text)

@@ -1,8 +1,10 @@
 """Settings: models, providers and API keys, limits, file policy, network, semantic search.
 
-The dialog edits config.toml by merging its fields into the file's raw content (unknown keys
-kept), validates the result with `parse_config` before writing, and shows errors in place. API
-keys go to the OS keyring through `pdfdesk.agent.keys` and never into a file. Keyring calls can
+Every config key has a field built from the schema in `core.config` (settings_fields.py), so a
+new key needs no dialog code. Saving merges only the fields the user changed into the file's
+document (comments, layout and unknown keys kept), validates the result with `parse_config`
+before writing, and shows errors in place. API
+keys go to the OS keyring through `pdfdesk.models.keys` and never into a file. Keyring calls can
 block (a locked store asks to be unlocked), so they run in a worker.
 """
 
@@ -12,31 +14,36 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
-    QLabel, QLineEdit, QListWidget, QPushButton, QSpinBox, QTabWidget, QVBoxLayout, QWidget,
+    QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QTabWidget, QVBoxLayout,
+    QWidget,
 )
 
-from pdfdesk.core.config import Config, ConfigError, config_path, set_config
+from pdfdesk.core.config import SCHEMA, Config, ConfigError, config_path, set_config
 from pdfdesk.gui import config_file, theme, workers
 from pdfdesk.gui.config_file import DELETE
 from pdfdesk.gui.model_download import ModelDownloadRow
+from pdfdesk.gui.settings_fields import UNCHANGED, SettingField
+from pdfdesk.models.providers import PROVIDERS, cloud_providers
+from pdfdesk.models.providers.compatible import OllamaProvider
 
-CLOUD = (("openai", "OpenAI"), ("anthropic", "Anthropic"), ("google", "Google Gemini"))
-MODEL_SUGGESTIONS = ("", "anthropic/claude-sonnet-4-5", "openai/gpt-4.1-mini", "openai/gpt-4o-mini",
-                     "google/gemini-2.5-flash", "ollama/llama3.1", "lmstudio/local-model")
+CLOUD = tuple((name, PROVIDERS[name].display_name) for name in cloud_providers())
 DEFAULTS = Config()
+# Tabs of schema fields: title and the config sections shown on it ("Providers and keys" is built
+# by hand: providers are a table of named servers, and keys live in the keyring, not the file).
+TABS = (("Models", ("models",)), ("Limits", ("limits", "agent")), ("Files and network", ("files", "network")),
+        ("Search", ("search",)))
 
 
 def _key_status(providers: list[str]) -> dict[str, str | None]:
     """Worker: where each provider's key comes from (None when there is none)."""
-    from pdfdesk.agent.keys import key_source
+    from pdfdesk.models.keys import key_source
 
     return {provider: key_source(provider) for provider in providers}
 
 
 def _store_keys(keys: dict[str, str | None]) -> None:
     """Worker: write (or with None delete) keys in the keyring."""
-    from pdfdesk.agent.keys import set_api_key
+    from pdfdesk.models.keys import set_api_key
 
     for provider, key in keys.items():
         set_api_key(provider, key)
@@ -59,13 +66,13 @@ class SettingsDialog(QDialog):
         except ConfigError as exc:
             self._load_error = str(exc)
         self._config = self._current_config()
+        self.fields: dict[tuple[str, str], SettingField] = {}
         layout = QVBoxLayout(self)
         self.tabs = QTabWidget(self)
-        self.tabs.addTab(self._models_tab(), "Models")
-        self.tabs.addTab(self._providers_tab(), "Providers and keys")
-        self.tabs.addTab(self._limits_tab(), "Limits")
-        self.tabs.addTab(self._files_tab(), "Files and network")
-        self.tabs.addTab(self._search_tab(), "Search")
+        for title, sections in TABS:
+            self.tabs.addTab(self._schema_tab(sections), title)
+        self.tabs.insertTab(1, self._providers_tab(), "Providers and keys")
+        self._add_tab_extras()
         layout.addWidget(self.tabs, 1)
         self.error = QLabel(self)
         self.error.setObjectName("settingsError")
@@ -94,33 +101,40 @@ class SettingsDialog(QDialog):
             return DEFAULTS
 
     # -- tabs --------------------------------------------------------------------------------
-    def _model_combo(self, value: str | None, placeholder: str) -> QComboBox:
-        combo = QComboBox(self)
-        combo.setEditable(True)
-        combo.addItems(list(MODEL_SUGGESTIONS))
-        combo.setCurrentText(value or "")
-        combo.lineEdit().setPlaceholderText(placeholder)
-        return combo
-
-    def _models_tab(self) -> QWidget:
+    def _schema_tab(self, sections: tuple[str, ...]) -> QWidget:
+        """A form with a field for every schema key of `sections`, in schema order. Each editor is
+        also an attribute named like its Config field (`self.max_file_mb`)."""
         page = QWidget(self)
         form = QFormLayout(page)
-        config = self._config
-        self.agent_model = self._model_combo(config.agent_model, "automatic: the first provider with a key, else offline")
-        self.pdf_model = self._model_combo(config.pdf_model, "automatic")
-        self.pdf_fallbacks = QLineEdit(", ".join(config.pdf_model_fallbacks), page)
-        self.pdf_fallbacks.setPlaceholderText("provider/model, provider/model …")
-        self.image_model = self._model_combo(config.image_model, "none")
-        form.addRow("Chat agent model", self.agent_model)
-        form.addRow("PDF analysis model", self.pdf_model)
-        form.addRow("PDF model fallbacks", self.pdf_fallbacks)
-        form.addRow("Image model", self.image_model)
+        for setting in SCHEMA:
+            if setting.section not in sections:
+                continue
+            field = SettingField(setting, self._config, page)
+            self.fields[(setting.section, setting.key)] = field
+            setattr(self, setting.field, field.editor)
+            if field.fallbacks is not None:
+                setattr(self, "pdf_fallbacks", field.fallbacks)
+            if field.label:
+                form.addRow(field.label, field.widget)
+            else:
+                form.addRow(field.widget)
+        return page
+
+    def _add_tab_extras(self) -> None:
+        """What is not a config key: the models' help and the embedding model's download row."""
+        models = self.fields[("models", "agent")].widget.parentWidget()
         help_text = QLabel("Models are named provider/model, e.g. openai/gpt-4.1-mini or ollama/llama3.1. "
                            "Leave the chat model empty to use the first provider that has a key; with no key "
-                           "at all, the offline answerer quotes passages from the documents.", page)
+                           "at all, the offline answerer quotes passages from the documents.", models)
         help_text.setWordWrap(True)
-        form.addRow(help_text)
-        return page
+        models.layout().addRow(help_text)
+        embedding = self.fields[("search", "embeddingModel")]
+        search = embedding.widget.parentWidget()
+        self.model_download = ModelDownloadRow(embedding.editor.text, search)
+        self.finished.connect(lambda _result: self.model_download.cancel())
+        form = search.layout()
+        row, _role = form.getWidgetPosition(embedding.widget)
+        form.insertRow(row + 1, "", self.model_download)
 
     def _providers_tab(self) -> QWidget:
         page = QWidget(self)
@@ -142,7 +156,7 @@ class SettingsDialog(QDialog):
         self.custom_name = QLineEdit(custom[0] or "", page)
         self.custom_name.setPlaceholderText("name, e.g. ollama, lmstudio, vllm or my-server")
         self.custom_url = QLineEdit(getattr(custom[1], "base_url", None) or "", page)
-        self.custom_url.setPlaceholderText("http://localhost:11434/v1")
+        self.custom_url.setPlaceholderText(OllamaProvider.default_base_url or "")
         form.addRow("Name", self.custom_name)
         form.addRow("Base URL", self.custom_url)
         form.addRow("API key", self._key_row("compatible", page))
@@ -180,123 +194,9 @@ class SettingsDialog(QDialog):
                 status.setText("✓ stored")
                 clear.show()
 
-    def _limits_tab(self) -> QWidget:
-        page = QWidget(self)
-        form = QFormLayout(page)
-        config = self._config
-        self.max_file_mb = self._double(config.max_file_mb, 1, 100_000, " MB")
-        self.max_download_mb = self._double(config.max_download_mb, 1, 100_000, " MB")
-        self.pdf_max_bytes_mb = self._double(config.pdf_max_bytes_mb, 0.1, 1000, " MB")
-        self.pdf_max_pages = self._int(config.pdf_max_pages, 1, 1000)
-        self.max_turns = self._int(config.agent_max_turns, 1, 50)
-        self.max_tool_calls = self._int(config.agent_max_tool_calls, 0, 200)
-        self.model_timeout = self._double(config.model_timeout_s, 1, 3600, " s")
-        form.addRow("Largest file the tools open", self.max_file_mb)
-        form.addRow("Largest download", self.max_download_mb)
-        form.addRow("PDF analysis: bytes sent", self.pdf_max_bytes_mb)
-        form.addRow("PDF analysis: pages sent", self.pdf_max_pages)
-        form.addRow("Agent: model calls per answer", self.max_turns)
-        form.addRow("Agent: tool calls per answer", self.max_tool_calls)
-        form.addRow("Agent: model request timeout", self.model_timeout)
-        return page
-
-    def _files_tab(self) -> QWidget:
-        page = QWidget(self)
-        layout = QVBoxLayout(page)
-        config = self._config
-        self.workspace_only = QCheckBox("Only open files inside these folders (workspace-only)", page)
-        self.workspace_only.setChecked(config.workspace_only)
-        layout.addWidget(self.workspace_only)
-        self.roots = QListWidget(page)
-        self.roots.setObjectName("settingsRoots")
-        self.roots.addItems(list(config.roots))
-        layout.addWidget(self.roots)
-        buttons = QHBoxLayout()
-        add = QPushButton("Add folder…", page)
-        add.clicked.connect(self._add_root)
-        remove = QPushButton("Remove", page)
-        remove.clicked.connect(lambda: [self.roots.takeItem(self.roots.row(i)) for i in self.roots.selectedItems()])
-        buttons.addWidget(add)
-        buttons.addWidget(remove)
-        buttons.addStretch(1)
-        layout.addLayout(buttons)
-        form = QFormLayout()
-        self.allow_remote = QCheckBox("Allow opening http(s) URLs", page)
-        self.allow_remote.setChecked(config.allow_remote)
-        self.allow_private = QCheckBox("Allow URLs to local-network and loopback addresses", page)
-        self.allow_private.setChecked(config.allow_private_addresses)
-        self.fetch_timeout = self._double(config.fetch_timeout_s, 1, 600, " s")
-        form.addRow(self.allow_remote)
-        form.addRow(self.allow_private)
-        form.addRow("Download timeout", self.fetch_timeout)
-        layout.addLayout(form)
-        return page
-
-    def _search_tab(self) -> QWidget:
-        page = QWidget(self)
-        form = QFormLayout(page)
-        config = self._config
-        self.semantic = QCheckBox("Search by meaning too (embedding model)", page)
-        self.semantic.setChecked(config.semantic)
-        self.embedding_model = QLineEdit(config.embedding_model, page)
-        self.embedding_model_path = QLineEdit(config.embedding_model_path or "", page)
-        self.embedding_model_path.setPlaceholderText("optional: a local model folder (no download)")
-        browse = QPushButton("Browse…", page)
-        browse.clicked.connect(self._choose_model_folder)
-        row = QHBoxLayout()
-        row.addWidget(self.embedding_model_path, 1)
-        row.addWidget(browse)
-        self.model_download = ModelDownloadRow(self.embedding_model.text, page)
-        self.finished.connect(lambda _result: self.model_download.cancel())
-        form.addRow(self.semantic)
-        form.addRow("Embedding model", self.embedding_model)
-        form.addRow("", self.model_download)
-        form.addRow("Local model folder", row)
-        return page
-
-    def _double(self, value: float, low: float, high: float, suffix: str) -> QDoubleSpinBox:
-        box = QDoubleSpinBox(self)
-        box.setRange(low, high)
-        box.setDecimals(1)
-        box.setSuffix(suffix)
-        box.setValue(float(value))
-        return box
-
-    def _int(self, value: int, low: int, high: int) -> QSpinBox:
-        box = QSpinBox(self)
-        box.setRange(low, high)
-        box.setValue(int(value))
-        return box
-
-    def _add_root(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Allow files in this folder")
-        if folder:
-            self.roots.addItem(folder)
-
-    def _choose_model_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Embedding model folder")
-        if folder:
-            self.embedding_model_path.setText(folder)
-
     # -- saving ------------------------------------------------------------------------------
-    def _setting(self, section: str, key: str, value: Any, default: Any) -> Any:
-        """The value to write: kept when it differs from the default or the file already had it."""
-        present = key in (self._raw.get(section) or {})
-        return value if present or value != default else DELETE
-
     def changes(self) -> dict[str, Any]:
-        """The edits as nested changes for `config_file.merge`."""
-        s = self._setting
-        text = lambda combo: combo.currentText().strip()  # noqa: E731
-        fallbacks = [f.strip() for f in self.pdf_fallbacks.text().split(",") if f.strip()]
-        pdf_primary = text(self.pdf_model)
-        pdf_model: Any = DELETE
-        if fallbacks:
-            pdf_model = {"fallbacks": fallbacks, **({"primary": pdf_primary} if pdf_primary else {})}
-        elif pdf_primary:
-            pdf_model = pdf_primary
-        models = {"agent": text(self.agent_model) or DELETE, "pdfModel": pdf_model,
-                  "imageModel": text(self.image_model) or DELETE}
+        """The edits as nested changes for `config_file.merge`: only the fields the user changed."""
         providers: dict[str, Any] = {}
         for provider, _label in CLOUD:
             url = self.base_urls[provider].text().strip()
@@ -304,38 +204,12 @@ class SettingsDialog(QDialog):
         name = self.custom_name.text().strip().lower()
         if name:
             providers[name] = {"baseUrl": self.custom_url.text().strip() or DELETE}
-        config = DEFAULTS
-        roots = [self.roots.item(i).text() for i in range(self.roots.count())]
-        return {
-            "models": models,
-            "providers": providers,
-            "limits": {
-                "maxFileMb": s("limits", "maxFileMb", self.max_file_mb.value(), config.max_file_mb),
-                "maxDownloadMb": s("limits", "maxDownloadMb", self.max_download_mb.value(), config.max_download_mb),
-                "pdfMaxBytesMb": s("limits", "pdfMaxBytesMb", self.pdf_max_bytes_mb.value(), config.pdf_max_bytes_mb),
-                "pdfMaxPages": s("limits", "pdfMaxPages", self.pdf_max_pages.value(), config.pdf_max_pages),
-            },
-            "agent": {
-                "maxTurns": s("agent", "maxTurns", self.max_turns.value(), config.agent_max_turns),
-                "maxToolCalls": s("agent", "maxToolCalls", self.max_tool_calls.value(), config.agent_max_tool_calls),
-                "timeoutSeconds": s("agent", "timeoutSeconds", self.model_timeout.value(), config.model_timeout_s),
-            },
-            "files": {
-                "workspaceOnly": s("files", "workspaceOnly", self.workspace_only.isChecked(), config.workspace_only),
-                "roots": s("files", "roots", roots, list(config.roots)),
-            },
-            "network": {
-                "allowRemote": s("network", "allowRemote", self.allow_remote.isChecked(), config.allow_remote),
-                "allowPrivateAddresses": s("network", "allowPrivateAddresses", self.allow_private.isChecked(),
-                                           config.allow_private_addresses),
-                "timeoutSeconds": s("network", "timeoutSeconds", self.fetch_timeout.value(), config.fetch_timeout_s),
-            },
-            "search": {
-                "semantic": s("search", "semantic", self.semantic.isChecked(), config.semantic),
-                "embeddingModel": s("search", "embeddingModel", self.embedding_model.text().strip(), config.embedding_model),
-                "embeddingModelPath": self.embedding_model_path.text().strip() or DELETE,
-            },
-        }
+        changes: dict[str, Any] = {"providers": providers}
+        for (section, key), field in self.fields.items():
+            change = field.change(present=key in (self._raw.get(section) or {}))
+            if change is not UNCHANGED:
+                changes.setdefault(section, {})[key] = change
+        return changes
 
     def key_changes(self) -> dict[str, str | None]:
         """Typed keys to store, and keys ticked for removal (None)."""
@@ -354,7 +228,7 @@ class SettingsDialog(QDialog):
 
     def save(self) -> None:
         """Validate; on success write config.toml and the keys (in a worker), then close."""
-        if self.workspace_only.isChecked() and self.roots.count() == 0:
+        if self.fields[("files", "workspaceOnly")].value() and not self.fields[("files", "roots")].value():
             self._show_error("Workspace-only needs at least one folder: add one under Files and network.")
             return
         try:

@@ -9,7 +9,7 @@ from pdfdesk.core.errors import (
     EMPTY_FILE, FILE_NOT_FOUND, NOT_A_PDF, OUTSIDE_WORKSPACE, PERMISSION_DENIED, TOO_LARGE,
     UNSUPPORTED_PDF_REFERENCE, VALIDATION_ERROR, PdfDeskError,
 )
-from pdfdesk.core.references import reference_to_path, resolve_reference
+from pdfdesk.core.references import display_name, normalise_reference, reference_to_path, resolve_reference
 
 
 def code_of(reference, config=None, **kwargs):
@@ -113,3 +113,30 @@ def test_workspace_policy(text_pdf: Path, tmp_path: Path):
     assert code_of(str(sibling / "x.pdf"), config) == OUTSIDE_WORKSPACE
     # with no roots at all, nothing is allowed
     assert code_of(str(inside), Config(workspace_only=True)) == OUTSIDE_WORKSPACE
+
+
+@pytest.mark.parametrize("reference, name", [
+    ("file:///tmp/a%20b.pdf", "a b.pdf"),
+    ("file://localhost/tmp/r%C3%A9sum%C3%A9.pdf", "résumé.pdf"),
+    ("https://example.org/docs/annual%20report.pdf?download=1#page=2", "annual report.pdf"),
+    ("https://example.org/files/", "files"),
+    ("https://example.org", "example.org"),
+    ("/home/me/contract.pdf", "contract.pdf"),
+    ("/home/me/100%20sure.pdf", "100%20sure.pdf"),  # a local name is what it is: nothing to decode
+    ("/home/me/what?.pdf", "what?.pdf"),
+    ("~/notes.pdf", "notes.pdf"),
+    ("report.pdf", "report.pdf"),
+])
+def test_display_names(reference, name):
+    assert display_name(reference) == name
+
+
+def test_normalising_gives_one_spelling_per_document(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    target = str(tmp_path / "a b.pdf")
+    spellings = ["a b.pdf", "~/a b.pdf", "file://" + str(tmp_path).replace(" ", "%20") + "/a%20b.pdf",
+                 f"{tmp_path}/./a b.pdf", f"  {target}  "]
+    assert {normalise_reference(s) for s in spellings} == {target}
+    assert normalise_reference("https://example.org/a%20b.pdf") == "https://example.org/a%20b.pdf"
+    assert normalise_reference("ftp://example.org/x.pdf") == "ftp://example.org/x.pdf"  # not a local path

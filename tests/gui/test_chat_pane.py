@@ -8,7 +8,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QTextCursor
 
 from pdfdesk.core.config import Config, ProviderSettings, set_config
-from pdfdesk.gui.chat_pane import ChatPane, ToolCard, short_arguments
+from pdfdesk.gui.chat_pane import ChatPane
+from pdfdesk.gui.chat_transcript import ToolCard, short_arguments
 from tests.agent.fake_servers import FakeOpenAI, Turn
 from tests.gui.conftest import view_highlights
 from tests.gui.test_app_window import WAIT_MS, clause_pdf, wait_open
@@ -177,7 +178,7 @@ def test_links_from_the_document_cannot_pose_as_citations(qtbot, no_keys):
                                                                "model_label": "fake/model"})())
     qtbot.addWidget(pane)
     from pdfdesk.agent.events import Citation, TextDelta
-    from pdfdesk.gui.chat_pane import Turn as ChatTurn
+    from pdfdesk.gui.chat_transcript import Turn as ChatTurn
 
     turn = ChatTurn(1, "q")
     pane._turns.append(turn)

@@ -12,7 +12,8 @@ from PySide6.QtGui import QTextDocument
 
 from pdfdesk.agent.events import ToolCallFinished
 from pdfdesk.agent.session import ChatSession
-from pdfdesk.gui.chat_pane import ChatPane, Turn
+from pdfdesk.gui.chat_pane import ChatPane
+from pdfdesk.gui.chat_transcript import Turn
 from tests.agent.fake_servers import Turn as ModelTurn
 from tests.agent.support import isolated_keys, openai_server, provider_urls, set_keys, use_config  # noqa: F401
 from tests.gui.test_app_window import WAIT_MS

@@ -131,3 +131,70 @@ def test_saving_from_the_window_refreshes_the_chat_model(qtbot, make_window, key
         save(qtbot, dialog)
     assert window.chat_pane.session.model_label == "ollama/llama3.1"
     assert not window.chat_pane.banner.isVisible()
+
+
+COMMENTED = '''# pdfdesk settings, by hand
+[limits]
+maxFileMb = 100   # scanned contracts are big
+pdfMaxPages = 30
+
+# a section a newer pdfdesk owns
+[custom]
+keep = "me"  # not pdfdesk's business
+
+[network]
+maxRedirects = 2
+'''
+
+
+def test_saving_keeps_comments_layout_and_unknown_keys(qtbot, keyring_only):
+    path = config_path()
+    path.write_text(COMMENTED)
+    dialog = open_dialog(qtbot)
+    dialog.max_file_mb.setValue(250)
+    dialog.semantic.setChecked(False)
+    save(qtbot, dialog)
+    text = path.read_text()
+    # only the changed line differs; the new section is appended
+    assert text.startswith(COMMENTED.replace("maxFileMb = 100 ", "maxFileMb = 250 "))
+    assert tomllib.loads(text)["search"] == {"semantic": False}
+    assert "# scanned contracts are big" in text and 'keep = "me"  # not pdfdesk\'s business' in text
+
+
+def test_an_untouched_dialog_leaves_the_file_byte_for_byte(qtbot, keyring_only):
+    path = config_path()
+    path.write_text(COMMENTED)
+    save(qtbot, open_dialog(qtbot))
+    assert path.read_text() == COMMENTED
+
+
+def test_the_dialog_has_a_field_for_every_schema_key(qtbot, keyring_only):
+    from pdfdesk.core.config import SCHEMA, Config
+
+    dialog = open_dialog(qtbot)
+    assert set(dialog.fields) == {(s.section, s.key) for s in SCHEMA}
+    defaults = Config()
+    for setting in SCHEMA:
+        field = dialog.fields[(setting.section, setting.key)]
+        assert getattr(dialog, setting.field) is field.editor
+        assert any(dialog.tabs.widget(i).isAncestorOf(field.widget) for i in range(dialog.tabs.count()))
+        shown = field.value()
+        expected = getattr(defaults, setting.field)
+        if setting.kind == "model_chain":
+            assert shown == ("", [])
+        elif setting.kind == "folders":
+            assert shown == list(expected)
+        elif setting.kind in ("model", "folder"):
+            assert shown == (expected or "")
+        else:
+            assert shown == expected, setting.key
+
+
+def test_a_key_changed_in_the_dialog_is_range_checked_by_the_schema(qtbot, keyring_only):
+    dialog = open_dialog(qtbot)
+    dialog.max_redirects.setValue(7)
+    dialog.tool_timeout_s.setValue(90)
+    save(qtbot, dialog)
+    data = tomllib.loads(config_path().read_text())
+    assert data["network"] == {"maxRedirects": 7} and data["limits"] == {"toolTimeoutSeconds": 90}
+    assert get_config().max_redirects == 7 and get_config().tool_timeout_s == 90
