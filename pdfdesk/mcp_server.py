@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import mcp.types as types
@@ -32,7 +32,9 @@ from pdfdesk.core.config import Config, get_config, set_config
 from pdfdesk.core.errors import MODEL_ERROR, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.fence import neutralise_data
 from pdfdesk.tools.isolated import call_tool_isolated, tool_call_timeout
-from pdfdesk.tools.registry import UNTRUSTED_NOTICE, Tool, ToolResult, all_tools, get_tool, unexpected_error
+from pdfdesk.tools.contract import Tool, ToolResult
+from pdfdesk.tools.details import ErrorDetails
+from pdfdesk.tools.registry import UNTRUSTED_NOTICE, all_tools, get_tool, unexpected_error
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +62,7 @@ def model_configured(config: Config) -> bool:
     answer (not installed yet, a keyring that cannot be reached) means "not configured".
     """
     try:
-        from pdfdesk.agent.models import model_configured as agent_model_configured
+        from pdfdesk.models.catalog import model_configured as agent_model_configured
     except (ImportError, AttributeError):
         return False
     try:
@@ -86,12 +88,16 @@ def describe(tool: Tool) -> str:
 
 
 def mcp_tool(tool: Tool, config: Config) -> types.Tool:
-    """One registry tool as an MCP tool definition (schema passed through unchanged)."""
+    """One registry tool as an MCP tool definition: its input schema passed through unchanged, and
+    the schema of its successful `details` (the structured content) as the output schema. That one
+    is open (keys it does not name are allowed), so a client never rejects a result over a key
+    added later; error results carry ErrorDetails, which clients do not check against it."""
     reaches_out = config.allow_remote or tool.name == ANALYZE_TOOL  # URLs, or a model provider
     return types.Tool(
         name=tool.name,
         description=describe(tool),
         input_schema=tool.schema,
+        output_schema=tool.output_schema(),
         annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                                           open_world_hint=reaches_out),
     )
@@ -138,8 +144,9 @@ def _unknown_tool(name: str, config: Config) -> ToolResult:
 tool_runner: Callable[[str, dict[str, Any], float], ToolResult] = call_tool_isolated
 
 
-def run_tool(name: str, arguments: dict[str, Any] | None, config: Config) -> ToolResult:
-    """Run one registry tool (blocking; called in a worker thread). Never raises."""
+def answer_tool_call(name: str, arguments: dict[str, Any] | None, config: Config) -> ToolResult:
+    """Answer one tools/call request: refuse tools this server does not offer, else run the tool
+    in a worker process with its deadline (blocking; called in a worker thread). Never raises."""
     if get_tool(name) is None:
         return _unknown_tool(name, config)
     if name == ANALYZE_TOOL and not model_configured(config):
@@ -149,7 +156,7 @@ def run_tool(name: str, arguments: dict[str, Any] | None, config: Config) -> Too
     # not the server. The analyze tool may wait on several models in turn, so it gets longer.
     timeout = tool_call_timeout(name, config)
     result = tool_runner(name, arguments if arguments is not None else {}, timeout)
-    outcome = f"error {result.details.get('error')}" if result.is_error else "ok"
+    outcome = f"error {cast(ErrorDetails, result.details).get('error')}" if result.is_error else "ok"
     log.info("%s: %s in %.0f ms", name, outcome, (time.perf_counter() - started) * 1000)
     return result
 
@@ -166,7 +173,7 @@ def build_server() -> Server[Any]:
     async def call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
             # Off the event loop: a slow PDF must not stall other requests on this connection.
-            result = await anyio.to_thread.run_sync(run_tool, params.name, params.arguments, get_config(),
+            result = await anyio.to_thread.run_sync(answer_tool_call, params.name, params.arguments, get_config(),
                                                     abandon_on_cancel=True)
             return to_mcp_result(result)
         except Exception as exc:  # a bug here must still reach the client as a coded tool error

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from pdfdesk.gui import workers
+from pdfdesk.tools.details import ErrorDetails
 
 POLL_MS = 400
 
@@ -128,7 +129,7 @@ class IndexMonitor(QObject):
         self._polling = True
         workers.submit(read_progress, pending, on_done=self._deliver, on_error=self._failed, owner=self)
 
-    def _failed(self, _details: dict) -> None:
+    def _failed(self, _details: ErrorDetails) -> None:
         self._polling = False
 
     def _deliver(self, results: list[IndexProgress]) -> None:

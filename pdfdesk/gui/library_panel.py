@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from pdfdesk.gui import workers
+from pdfdesk.tools.details import ErrorDetails
 
 REFRESH_MS = 1000
 STATUS_TEXT = {"queued": "⏳ queued", "indexing": "⟳ indexing", "indexed": "✓ indexed", "failed": "✗ failed"}
@@ -146,9 +147,9 @@ class LibraryPanel(QWidget):
         self._refreshing = True
         workers.submit(list_entries, owner=self, on_done=self._show, on_error=self._refresh_failed)
 
-    def _refresh_failed(self, details: dict) -> None:
+    def _refresh_failed(self, details: ErrorDetails) -> None:
         self._refreshing = False
-        self.empty.setText(f"The library could not be read: {details.get('message', '')}")
+        self.empty.setText(f"The library could not be read: {details['message']}")
         self.empty.show()
 
     def _show(self, entries: list[Any]) -> None:

@@ -12,7 +12,7 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QLabel, QTreeView, QVBoxLayout, QWidget
 
 from pdfdesk.gui import workers
-from pdfdesk.gui.tool_calls import run_tool
+from pdfdesk.gui.tool_calls import call_tool_in_worker
 
 PAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -67,7 +67,7 @@ class OutlinePanel(QWidget):
 
     def load(self, reference: str, password: str | None = None) -> None:
         args = {"path": reference, **({"password": password} if password else {})}
-        workers.submit(run_tool, "pdf_outline", args, owner=self, on_done=self._show,
+        workers.submit(call_tool_in_worker, "pdf_outline", args, owner=self, on_done=self._show,
                        on_error=lambda d: self._message(d.get("message", "The outline could not be read.")))
 
     def _show(self, result: Any) -> None:

@@ -8,8 +8,7 @@ the window stays live while indexing holds MuPDF. Results carry hit rectangles; 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QModelIndex, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
@@ -18,10 +17,13 @@ from PySide6.QtWidgets import (
     QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QVBoxLayout, QWidget,
 )
 
+from pdfdesk.core.references import display_name
 from pdfdesk.gui import theme, workers
 from pdfdesk.gui.indexing import IndexProgress
 from pdfdesk.gui.richtext import esc, highlight_terms, join_nonempty
-from pdfdesk.gui.tool_calls import run_tool
+from pdfdesk.gui.tool_calls import call_tool_in_worker
+from pdfdesk.tools.contract import ToolResult
+from pdfdesk.tools.details import ErrorDetails, SearchDetails, SearchMatch
 
 MATCH_ROLE = Qt.ItemDataRole.UserRole + 1
 HTML_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -74,17 +76,17 @@ class ResultList(QListWidget):
         self.scheduleDelayedItemsLayout()
 
 
-def result_html(match: dict[str, Any], query: str, library: bool) -> str:
+def result_html(match: SearchMatch, query: str, library: bool) -> str:
     """One result as HTML: where it is, then its excerpt with the query's words in bold."""
     muted = theme.colors()["muted"]
-    if match.get("granularity") == "section":
+    if match["granularity"] == "section":
         where = f"§ {esc(match.get('path') or match.get('title') or '')} · pp. {match.get('start_page')}–{match.get('end_page')}" \
                 f" · hit on p. {match['page']}"
     else:
         where = join_nonempty([f"p. {match['page']}", esc(match.get("section") or "")])
-    name = f"<b>{esc(Path(match.get('file', '')).name)}</b> · " if library else ""
+    name = f"<b>{esc(display_name(match['file']))}</b> · " if library else ""
     flags = " · <i>related in meaning, no keyword match</i>" if match.get("low_confidence") else ""
-    excerpt = highlight_terms(" ".join(str(match.get("excerpt") or "").split()), query)
+    excerpt = highlight_terms(" ".join(match["excerpt"].split()), query)
     return (f'<div style="color:{muted}; font-size:small">{name}{where}{flags}</div>'
             f"<div>{excerpt}</div>")
 
@@ -93,7 +95,7 @@ class SearchPanel(QWidget):
     """Query box, options, indexing progress, results; emits `resultActivated(document, page, rects)`."""
 
     resultActivated = Signal(str, int, list)
-    searchFinished = Signal(dict)  # the tool result's details (tests and status bar)
+    searchFinished = Signal(dict)  # SearchDetails, or ErrorDetails on failure (tests and status bar)
 
     def __init__(self, current_document: CurrentDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -190,37 +192,36 @@ class SearchPanel(QWidget):
         self._document = current[0] if current else None
         self.results.clear()
         self._set_status("Searching…")
-        workers.submit(run_tool, "pdf_search", args, owner=self,
+        workers.submit(call_tool_in_worker, "pdf_search", args, owner=self,
                        on_done=lambda result: self._show(generation, result),
                        on_error=lambda details: self._show_error(generation, details))
 
-    def _show(self, generation: int, result: Any) -> None:
+    def _show(self, generation: int, result: ToolResult) -> None:
         if generation != self._generation:
             return
-        details = dict(result.details)
         if result.is_error:
-            self._show_error(generation, details)
+            self._show_error(generation, cast(ErrorDetails, dict(result.details)))
             return
-        matches = details.get("matches", [])
-        for match in matches:
+        details = cast(SearchDetails, dict(result.details))
+        for match in details["matches"]:
             item = QListWidgetItem()
             item.setData(MATCH_ROLE, match)
             item.setData(HTML_ROLE, result_html(match, self._last_query, self._library_search))
-            item.setToolTip(str(match.get("file", "")))
+            item.setToolTip(match["file"])
             self.results.addItem(item)
         self._set_status(self._summary(details))
         self.searchFinished.emit(details)
 
-    def _summary(self, details: dict[str, Any]) -> str:
-        count = details.get("count", 0)
-        where = "the library" if details.get("library") else Path(str(details.get("file", ""))).name
-        parts = [f"<b>{count}</b> result{'s' * (count != 1)} in {esc(where)} ({esc(details.get('mode', ''))})"]
+    def _summary(self, details: SearchDetails) -> str:
+        count = details["count"]
+        where = "the library" if details.get("library") else display_name(details.get("file", ""))
+        parts = [f"<b>{count}</b> result{'s' * (count != 1)} in {esc(where)} ({esc(details['mode'])})"]
         if details.get("library") and details.get("documents_searched") is not None:
             parts[0] += f" across {details['documents_searched']} indexed document(s)"
         if details.get("matches_omitted"):
             parts.append(f"{details['matches_omitted']} more omitted")
         muted = theme.colors()["muted"]
-        notes = [details.get(key) for key in ("note", "semantic_note") if details.get(key)]
+        notes = [note for note in (details.get("note"), details.get("semantic_note")) if note]
         if details.get("semantic_unavailable"):
             notes.append(f"Meaning-based search is off: {details['semantic_unavailable']}. Keyword results shown.")
         if details.get("library") and not details.get("documents_searched"):
@@ -230,7 +231,7 @@ class SearchPanel(QWidget):
             text += "".join(f'<br><span style="color:{muted}">{esc(str(n))}</span>' for n in notes)
         return text
 
-    def _show_error(self, generation: int, details: dict[str, Any]) -> None:
+    def _show_error(self, generation: int, details: ErrorDetails) -> None:
         if generation != self._generation:
             return
         colour = theme.colors()["error"]
@@ -243,11 +244,13 @@ class SearchPanel(QWidget):
 
     # -- results -----------------------------------------------------------------------------
     def _activate(self, item: QListWidgetItem) -> None:
-        match = item.data(MATCH_ROLE) or {}
-        document = match.get("file") if self._library_search else (self._document or match.get("file"))
+        match = cast("SearchMatch | None", item.data(MATCH_ROLE))
+        if match is None:
+            return
+        document = match["file"] if self._library_search else (self._document or match["file"])
         if not document:
             return
-        rects = [tuple(float(v) for v in rect) for rect in match.get("rects", [])]
+        rects = [tuple(float(v) for v in rect) for rect in match["rects"]]
         self.resultActivated.emit(str(document), int(match["page"]), rects)
 
     # -- indexing progress -------------------------------------------------------------------

@@ -12,13 +12,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pdfdesk.tools.registry import ToolResult
+from pdfdesk.tools.contract import ToolResult
 
 log = logging.getLogger(__name__)
 _in_process = False
 
 
-def run_tool(name: str, args: dict[str, Any]) -> ToolResult:
+def call_tool_in_worker(name: str, args: dict[str, Any]) -> ToolResult:
     """`call_tool(name, args)` in a worker process; a coded error result on timeout or crash."""
     global _in_process
     if not _in_process:

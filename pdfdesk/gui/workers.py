@@ -4,6 +4,9 @@ The UI thread must never wait for `MUPDF_LOCK`: indexing holds it in slices, and
 freeze the window. `submit` runs a callable on a dedicated thread pool and delivers its result
 (or a structured error) to callbacks on the UI thread through a queued Qt signal, so panels stay
 plain Qt code and need no asyncio. Callbacks are dropped when their `owner` widget is gone.
+
+A job submitted without `on_error` still must not fail silently: its failure is announced on
+`failure_notices().failed` as a sentence, which the main window shows in its status bar.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
@@ -19,17 +22,17 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Si
 from pdfdesk.core.documents import mupdf_message
 from pdfdesk.core.errors import INTERNAL_ERROR, PDF_ERROR, PdfDeskError
 from pdfdesk.core.mupdf_errors import is_mupdf_error
+from pdfdesk.tools.details import ErrorDetails
 
 log = logging.getLogger(__name__)
-
-ErrorDetails = dict[str, Any]
+NOTICE_MS = 15_000  # how long the status bar shows an unattended failure
 
 
 def error_details(exc: BaseException) -> ErrorDetails:
     """The ToolResult-style `{"error", "message", "hint"}` of any exception. Only what MuPDF raised
     is blamed on the document; anything else is named by its class, so a bug looks like one."""
     if isinstance(exc, PdfDeskError):
-        return exc.to_details()
+        return cast(ErrorDetails, exc.to_details())
     if is_mupdf_error(exc):
         return {"error": PDF_ERROR, "message": f"MuPDF could not process the document: {mupdf_message(exc)}.",
                 "hint": "The file may be damaged; try another copy."}
@@ -38,6 +41,30 @@ def error_details(exc: BaseException) -> ErrorDetails:
         return {"error": INTERNAL_ERROR, "message": message,
                 "hint": "Check that the file or folder exists and may be read and written."}
     return {"error": INTERNAL_ERROR, "message": message, "hint": "This is a bug in pdfdesk; please report it."}
+
+
+def describe_failure(details: ErrorDetails) -> str:
+    """One line for a user: what went wrong, and what to do about it when that is known."""
+    message = details.get("message") or "A background task failed."
+    hint = details.get("hint")
+    return f"{message} {hint}" if hint else message
+
+
+class FailureNotices(QObject):
+    """Failures of jobs nobody handles; `failed(text, msecs)` fits QStatusBar.showMessage."""
+
+    failed = Signal(str, int)
+
+
+_notices: FailureNotices | None = None
+
+
+def failure_notices() -> FailureNotices:
+    """The one announcer of unhandled failures (created on the UI thread, with the application)."""
+    global _notices
+    if _notices is None or not shiboken6.isValid(_notices):
+        _notices = FailureNotices(QCoreApplication.instance())
+    return _notices
 
 
 class _Relay(QObject):
@@ -134,6 +161,7 @@ def submit(
                 on_error(details)
             else:
                 log.warning("background job failed: %s", details.get("message"))
+                failure_notices().failed.emit(describe_failure(details), NOTICE_MS)
 
     def progressed(value: Any) -> None:
         if on_progress is not None and alive() and not job.cancelled:

@@ -1,4 +1,4 @@
-"""Schema pieces and helpers every PDF tool shares."""
+"""Helpers the PDF tools share about the document they read."""
 
 from __future__ import annotations
 
@@ -6,20 +6,7 @@ from typing import Any
 
 from pdfdesk.core.documents import OpenedPdf
 from pdfdesk.core.outline import read_outline
-
-PATH_PROPERTY: dict[str, Any] = {
-    "type": "string",
-    "minLength": 1,
-    "description": "The PDF: a file path, ~/path, file:///path or an http(s):// URL.",
-}
-PASSWORD_PROPERTY: dict[str, Any] = {
-    "type": "string",
-    "description": "Password for an encrypted PDF (user or owner password).",
-}
-PAGES_PROPERTY: dict[str, Any] = {
-    "type": ["string", "integer"],
-    "description": 'Pages to use, 1-based: "3", "1-5" or "1,3,5-7" (a set of pages, not a span). Default: all.',
-}
+from pdfdesk.tools.details import DocumentDetails
 
 
 def count_entries(doc: Any) -> int:
@@ -27,13 +14,9 @@ def count_entries(doc: Any) -> int:
     return read_outline(doc, limit=0).total
 
 
-def object_schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
-
-
-def document_details(opened: OpenedPdf) -> dict[str, Any]:
+def document_details(opened: OpenedPdf) -> DocumentDetails:
     """The fields every tool result carries about the document it read."""
-    details: dict[str, Any] = {"file": opened.source.display, "pages_total": opened.page_count}
+    details: DocumentDetails = {"file": opened.source.display, "pages_total": opened.page_count}
     if opened.repaired:
         details["repaired"] = True
         details["repair_warnings"] = [w[:300] for w in opened.warnings[-5:]]

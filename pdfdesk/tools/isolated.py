@@ -20,10 +20,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pdfdesk.core.childproc import DEADLINE, GONE, OUT_OF_MEMORY, ChildFailed, ChildWorker, Priority
+from pdfdesk.core.childproc import (
+    DEADLINE,
+    GONE,
+    OUT_OF_MEMORY,
+    ChildFailed,
+    ChildWorker,
+    Priority,
+)
 from pdfdesk.core.config import Config
 from pdfdesk.core.errors import PDF_ERROR, PdfDeskError
-from pdfdesk.tools.registry import ToolResult
+from pdfdesk.tools.contract import ToolResult
 
 DEFAULT_TIMEOUT_S = 60.0          # per call; a search may wait for the embedding model
 DEFAULT_MEMORY_LIMIT_MB = 4096    # address space of a worker (Linux and macOS; ignored elsewhere)

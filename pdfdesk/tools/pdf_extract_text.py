@@ -3,20 +3,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, mupdf_message, open_pdf
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.core.fence import neutralise
+from pdfdesk.core.hidden_text import HiddenTextReport, findings_of
 from pdfdesk.core.mupdf_errors import is_mupdf_error
 from pdfdesk.core.page_streams import PageOverLimit
 from pdfdesk.core.pages import format_page_set, parse_page_spec
-from pdfdesk.core.hidden_text import HiddenTextReport, findings_of
-from pdfdesk.core.text import has_images, has_text, ocr_page_text, page_text, tesseract_available, text_page
-from pdfdesk.tools.common import (
-    PAGES_PROPERTY, PASSWORD_PROPERTY, PATH_PROPERTY, document_details, object_schema, repaired_note,
+from pdfdesk.core.text import (
+    has_images,
+    has_text,
+    ocr_page_text,
+    page_text,
+    tesseract_available,
+    text_page,
 )
-from pdfdesk.tools.registry import ToolResult, register, text_item, untrusted_text_item
+from pdfdesk.tools.common import document_details, repaired_note
+from pdfdesk.tools.contract import (
+    PAGES_PROPERTY,
+    PASSWORD_PROPERTY,
+    PATH_PROPERTY,
+    ToolResult,
+    object_schema,
+    register,
+    text_item,
+    untrusted_text_item,
+)
+from pdfdesk.tools.details import ExtractTextDetails, HiddenTextDetails
 
 DEFAULT_MAX_CHARS = 50_000
 
@@ -129,13 +144,13 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
         pages = parse_page_spec(args.get("pages"), opened.page_count)
         reading = _read_pages(opened, pages, ocr)
         warnings = opened.drain_warnings()
-        details = document_details(opened)
+        document = document_details(opened)
         name = opened.source.name
         note = repaired_note(opened)
     texts = reading.texts
     body, complete, cut_at = _assemble(texts, max_chars)
     total_chars = sum(len(t) for t in texts.values())
-    total = details["pages_total"]
+    total = document["pages_total"]
     header = (f"Document: {neutralise(name)}{note} ({total} page{'s' * (total != 1)}). "
               f"Pages shown: {format_page_set(complete) or 'none complete'} of requested {format_page_set(pages)}.")
     notices: list[str] = []
@@ -150,7 +165,20 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
     if reading.blank:
         notices.append(_pages_phrase(reading.blank, "is blank (no text, no image)", "are blank (no text, no image)")
                        + ("; MuPDF reported damage while reading, so content may be missing" if warnings else "") + ".")
-    hidden = reading.hidden.details(format_page_set)
+    details: ExtractTextDetails = {
+        **document,
+        "pages_requested": format_page_set(pages),
+        "pages_returned": format_page_set(complete),
+        "chars_returned": len(body),
+        "chars_total": total_chars,
+        "truncated": cut_at is not None,
+        "next_page": cut_at,
+        "pages_without_text": format_page_set(sorted(reading.scanned + reading.blank)),
+        "scanned_pages": format_page_set(reading.scanned),
+        "blank_pages": format_page_set(reading.blank),
+        "ocr_pages": format_page_set(reading.ocred),
+    }
+    hidden = cast("HiddenTextDetails | None", reading.hidden.details(format_page_set))
     if hidden:
         details["hidden_text"] = hidden
         header += "\n" + (reading.hidden.notice(format_page_set) or "")
@@ -168,18 +196,6 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
         details["pages_over_limit"] = format_page_set(list(reading.over_limit))
     if warnings:
         details["damage_warnings"] = [w[:300] for w in warnings[-10:]]
-    details.update({
-        "pages_requested": format_page_set(pages),
-        "pages_returned": format_page_set(complete),
-        "chars_returned": len(body),
-        "chars_total": total_chars,
-        "truncated": cut_at is not None,
-        "next_page": cut_at,
-        "pages_without_text": format_page_set(sorted(reading.scanned + reading.blank)),
-        "scanned_pages": format_page_set(reading.scanned),
-        "blank_pages": format_page_set(reading.blank),
-        "ocr_pages": format_page_set(reading.ocred),
-    })
     content = [text_item(header), untrusted_text_item(body, name)]
     if notices:
         content.append(text_item("\n".join(notices)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import pymupdf
 
@@ -13,8 +13,23 @@ from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, open_pdf
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.core.text import survey_text_layer
-from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, count_entries, document_details, object_schema, repaired_note
-from pdfdesk.tools.registry import ToolResult, register, text_item, untrusted_text_item
+from pdfdesk.tools.common import count_entries, document_details, repaired_note
+from pdfdesk.tools.contract import (
+    PASSWORD_PROPERTY,
+    PATH_PROPERTY,
+    ToolResult,
+    object_schema,
+    register,
+    text_item,
+    untrusted_text_item,
+)
+from pdfdesk.tools.details import (
+    FormField,
+    FormFields,
+    InfoDetails,
+    PageSize,
+    Permissions,
+)
 
 _PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz+\-])?(\d{2})?'?(\d{2})?'?")
 _PAPER = {"A3": (842, 1191), "A4": (595, 842), "A5": (420, 595), "Letter": (612, 792), "Legal": (612, 1008),
@@ -43,18 +58,19 @@ def parse_pdf_date(value: str | None) -> str | None:
     return iso
 
 
-def describe_page_size(rect: pymupdf.Rect) -> dict[str, Any]:
+def describe_page_size(rect: pymupdf.Rect) -> PageSize:
     width, height = round(rect.width, 1), round(rect.height, 1)
     short, long_ = sorted((width, height))
     name = next((n for n, (w, h) in _PAPER.items() if abs(short - w) <= 3 and abs(long_ - h) <= 3), None)
+    orientation: Literal["portrait", "landscape"] = "landscape" if width > height else "portrait"
     return {
         "width_pt": width, "height_pt": height,
         "width_mm": round(width / 72 * 25.4), "height_mm": round(height / 72 * 25.4),
-        "name": name, "orientation": "landscape" if width > height else "portrait",
+        "name": name, "orientation": orientation,
     }
 
 
-def _permissions(doc: pymupdf.Document) -> dict[str, bool]:
+def _permissions(doc: pymupdf.Document) -> Permissions:
     perms = doc.permissions
     return {
         "print": bool(perms & pymupdf.PDF_PERM_PRINT),
@@ -66,12 +82,12 @@ def _permissions(doc: pymupdf.Document) -> dict[str, bool]:
     }
 
 
-def _form_fields(doc: pymupdf.Document) -> dict[str, Any]:
+def _form_fields(doc: pymupdf.Document) -> FormFields:
     """Every form field widget (the count, up to `_MAX_FIELDS_COUNTED`), and the first `_MAX_FIELDS`
     of them listed. A page whose fields MuPDF refuses (a field nested in itself, or thousands deep)
     is named in `unreadable_pages` instead of failing the whole call."""
     count = 0
-    fields: list[dict[str, Any]] = []
+    fields: list[FormField] = []
     unreadable: list[int] = []
     if doc.is_form_pdf:
         for page in doc:
@@ -90,7 +106,7 @@ def _form_fields(doc: pymupdf.Document) -> dict[str, Any]:
                     })
             except MUPDF_ERRORS:
                 unreadable.append(page.number + 1)
-    found: dict[str, Any] = {"count": count, "fields": fields, "fields_listed": len(fields)}
+    found: FormFields = {"count": count, "fields": fields, "fields_listed": len(fields)}
     if count >= _MAX_FIELDS_COUNTED:
         found["count_capped"] = True
     if unreadable:
@@ -98,11 +114,11 @@ def _form_fields(doc: pymupdf.Document) -> dict[str, Any]:
     return found
 
 
-def _page_sizes(doc: pymupdf.Document) -> tuple[dict[str, Any] | None, int]:
+def _page_sizes(doc: pymupdf.Document) -> tuple[PageSize | None, int]:
     """The first page's size, and how many distinct sizes the pages have (read without loading pages);
     None and what could be counted when the page tree is damaged."""
     try:
-        first: dict[str, Any] | None = describe_page_size(doc.load_page(0).rect)
+        first: PageSize | None = describe_page_size(doc.load_page(0).rect)
     except MUPDF_ERRORS:
         first = None
     distinct: set[tuple[int, int]] = set()
@@ -131,16 +147,15 @@ def _metadata(doc: pymupdf.Document) -> dict[str, str]:
     return capped
 
 
-def collect_info(opened: OpenedPdf) -> dict[str, Any]:
+def collect_info(opened: OpenedPdf) -> InfoDetails:
     doc = opened.doc
     meta = _metadata(doc)
     survey = survey_text_layer(doc)
     page_size, distinct_sizes = _page_sizes(doc)
-    details = document_details(opened)
     warnings = opened.drain_warnings()
-    if warnings:
-        details["damage_warnings"] = warnings[-10:]
-    details.update({
+    details: InfoDetails = {
+        **document_details(opened),
+        **({"damage_warnings": warnings[-10:]} if warnings else {}),
         "name": opened.source.name,
         "pages": doc.page_count,
         "bytes": opened.source.size,
@@ -164,11 +179,11 @@ def collect_info(opened: OpenedPdf) -> dict[str, Any]:
         "scanned_pages": format_page_set(survey.scanned),
         "text_layer_pages_checked": survey.checked,
         "form_fields": _form_fields(doc),
-    })
+    }
     return details
 
 
-def _summary(d: dict[str, Any], opened: OpenedPdf) -> tuple[str, str]:
+def _summary(d: InfoDetails, opened: OpenedPdf) -> tuple[str, str]:
     size = d["page_size"]
     if size is None:
         size_line = "Page size: unknown (page 1 cannot be read)"

@@ -7,24 +7,32 @@ from typing import Any
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.outline import Outline, read_outline
-from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, document_details, object_schema
-from pdfdesk.tools.registry import ToolResult, register, text_item, untrusted_text_item
-
+from pdfdesk.tools.common import document_details
+from pdfdesk.tools.contract import (
+    PASSWORD_PROPERTY,
+    PATH_PROPERTY,
+    ToolResult,
+    object_schema,
+    register,
+    text_item,
+    untrusted_text_item,
+)
+from pdfdesk.tools.details import OutlineDetails, OutlineEntry
 
 MAX_ENTRIES = 2000       # listed; a hostile outline can hold millions (entries_total says how many)
 MAX_TITLE_CHARS = 300
 
 
-def outline_entries(outline: Outline, page_count: int) -> list[dict[str, Any]]:
+def outline_entries(outline: Outline, page_count: int) -> list[OutlineEntry]:
     """The walked entries as the tool lists them; `page` is None for entries that point nowhere or
     outside the document, `y` (the destination's top, in page coordinates) is there when known."""
-    entries = []
+    entries: list[OutlineEntry] = []
     for item in outline.entries:
         title = item.title.strip()
         if len(title) > MAX_TITLE_CHARS:
             title = title[:MAX_TITLE_CHARS] + "…"
         page = item.page if item.page is not None and 1 <= item.page <= page_count else None
-        entry: dict[str, Any] = {"level": item.level, "title": title, "page": page}
+        entry: OutlineEntry = {"level": item.level, "title": title, "page": page}
         if item.uri:
             entry["uri"] = item.uri
         if page is not None and item.y is not None:
@@ -44,9 +52,8 @@ def pdf_outline(args: dict[str, Any]) -> ToolResult:
         outline = read_outline(opened.doc, MAX_ENTRIES)
         entries = outline_entries(outline, opened.page_count)
         total = outline.total
-        details = document_details(opened)
+        details: OutlineDetails = {**document_details(opened), "entries": entries, "count": len(entries)}
         name = opened.source.name
-    details.update({"entries": entries, "count": len(entries)})
     if total > len(entries):
         details.update({"entries_total": total, "truncated": True})
     cut = f" Not all of it was read: {outline.cut}." if outline.cut else ""

@@ -12,8 +12,17 @@ from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import INVALID_PAGE_RANGE, PdfDeskError
 from pdfdesk.core.pages import parse_page_spec
 from pdfdesk.core.render import DEFAULT_DPI, MAX_DPI, MIN_DPI, clamp_dpi, render_png
-from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, document_details, object_schema
-from pdfdesk.tools.registry import ToolResult, image_item, register, text_item
+from pdfdesk.tools.common import document_details
+from pdfdesk.tools.contract import (
+    PASSWORD_PROPERTY,
+    PATH_PROPERTY,
+    ToolResult,
+    image_item,
+    object_schema,
+    register,
+    text_item,
+)
+from pdfdesk.tools.details import RenderPageDetails
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -70,13 +79,14 @@ def pdf_render_page(args: dict[str, Any]) -> ToolResult:
         number = pages[0]
         rendered = render_png(opened.load_page(number), dpi)
         target = paths.renders_dir() / render_file_name(opened.source.name, opened.fingerprint, number, dpi)
-        details = document_details(opened)
+        document = document_details(opened)
     not_saved = _save(target, rendered.png)
-    details.update({
+    details: RenderPageDetails = {
+        **document,
         "path": None if not_saved else str(target), "page": number, "width": rendered.width, "height": rendered.height,
         "dpi": dpi, "effective_dpi": rendered.dpi, "requested_dpi": requested, "dpi_clamped": dpi != requested,
         "bytes": len(rendered.png), "mime_type": "image/png",
-    })
+    }
     where = f"saved to {target}"
     if not_saved:
         where = f"not saved: the data folder {target.parent} cannot be written ({not_saved}); the image is inline"

@@ -3,49 +3,78 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pymupdf
 
 from pdfdesk.core.config import get_config
 from pdfdesk.core.documents import MUPDF_ERRORS, open_pdf
+from pdfdesk.core.errors import OUTSIDE_WORKSPACE, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.hidden_text import HiddenSpan, HiddenTextReport, findings_of
 from pdfdesk.core.pages import format_page_set
-from pdfdesk.core.errors import OUTSIDE_WORKSPACE, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.policy import check_path_allowed
 from pdfdesk.index.builder import Target
 from pdfdesk.index.hybrid import rrf
 from pdfdesk.index.library import INDEXED, Library
 from pdfdesk.index.search import decorate_matches, search_document
-from pdfdesk.tools.common import PASSWORD_PROPERTY, PATH_PROPERTY, document_details, object_schema
-from pdfdesk.tools.registry import ToolResult, register, text_item, untrusted_text_item
+from pdfdesk.tools.common import document_details
+from pdfdesk.tools.contract import (
+    PASSWORD_PROPERTY,
+    PATH_PROPERTY,
+    ToolResult,
+    object_schema,
+    register,
+    text_item,
+    untrusted_text_item,
+)
+from pdfdesk.tools.details import (
+    HiddenTextDetails,
+    SearchDetails,
+    SearchMatch,
+    SkippedDocument,
+)
 
 MAX_RESPONSE_BYTES = 64_000
 
 
-def _search_one(args: dict[str, Any], query: str, mode: str) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
+@dataclass
+class Found:
+    """Matches before the response cap, their details, the name searched, and the warning about
+    text a reader cannot see on the matched pages (shown with the results, not kept in details)."""
+
+    matches: list[SearchMatch]
+    details: SearchDetails
+    name: str
+    hidden_notice: str | None = None
+
+
+def _search_one(args: dict[str, Any], query: str, mode: str) -> Found:
     with open_pdf(args["path"], args.get("password")) as opened:
         target = Target(opened.source, args.get("password"), opened.fingerprint)
-        details = document_details(opened)
+        document = document_details(opened)
         page_count = opened.page_count
         name = opened.source.name
     found = search_document(target, page_count, query, mode, args.get("granularity", "page"),
                             args.get("max_results", 10), args.get("excerpt_style", "paragraph"),
                             args.get("context_chars", 200))
-    for match in found.matches:
-        match["file"] = details["file"]
-    details.update(found.details)
-    _flag_hidden_text(args, found.matches, details)
-    return found.matches, details, name
+    # The index layer below tools returns plain dicts; from here on they are the declared shapes
+    # (query, mode, granularity, matches and the counts are added by `pdf_search`).
+    matches = cast(list[SearchMatch], found.matches)
+    for match in matches:
+        match["file"] = document["file"]
+    details = cast(SearchDetails, {**document, **found.details})
+    return Found(matches, details, name, _flag_hidden_text(args, matches, details))
 
 
-def _flag_hidden_text(args: dict[str, Any], matches: list[dict[str, Any]], details: dict[str, Any]) -> None:
-    """Mark matches on pages with text a reader cannot see, and hits inside such text."""
+def _flag_hidden_text(args: dict[str, Any], matches: list[SearchMatch], details: SearchDetails) -> str | None:
+    """Mark matches on pages with text a reader cannot see, and hits inside such text; returns the
+    warning to show with the results."""
     pages = sorted({m["page"] for m in matches if isinstance(m.get("page"), int)})
     if not pages:
-        return
+        return None
     report = HiddenTextReport()
     with open_pdf(args["path"], args.get("password")) as opened:
         findings = findings_of(opened.analyses)
@@ -65,10 +94,11 @@ def _flag_hidden_text(args: dict[str, Any], matches: list[dict[str, Any]], detai
             boxes = [pymupdf.Rect(span.bbox) for span in spans]
             if any(pymupdf.Rect(rect).intersects(box) for rect in match.get("rects", []) for box in boxes):
                 match["hit_in_hidden_text"] = True
-    summary = report.details(format_page_set)
+    summary = cast("HiddenTextDetails | None", report.details(format_page_set))
     if summary:
         details["hidden_text"] = summary
-        details["hidden_text_notice"] = report.notice(format_page_set)
+        return report.notice(format_page_set)
+    return None
 
 
 def _allowed(path: str) -> bool:
@@ -79,14 +109,14 @@ def _allowed(path: str) -> bool:
     return True
 
 
-def _search_library(args: dict[str, Any], query: str, mode: str) -> tuple[list[dict[str, Any]], dict[str, Any], str]:
+def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     """Every indexed library document the file policy allows: per-document rankings fused by rank,
     then decorated. Under workspace roots the library may still list files added before (or from a
     front end without roots): those are neither opened nor named, only counted."""
     limit = args.get("max_results", 10)
     rankings: list[list[tuple[str, int]]] = []
     pool: dict[tuple[str, int], tuple[Target, dict[str, Any]]] = {}
-    skipped: list[dict[str, str]] = []
+    skipped: list[SkippedDocument] = []
     modes: set[str] = set()
     reasons: set[str] = set()
     indexed = [e for e in Library().entries() if e.status == INDEXED]
@@ -119,22 +149,21 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> tuple[list[d
     chosen = [pool[key] for key, _ in rrf(rankings)[:limit]]
     for target, match in chosen:
         decorate_matches(target, [match], query, args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
-    details: dict[str, Any] = {"library": True, "documents_searched": len(rankings),
-                               "mode_requested": mode,
-                               "mode_used": "mixed" if len(modes) > 1 else (modes.pop() if modes else "keyword")}
+    details = cast(SearchDetails, {"library": True, "documents_searched": len(rankings), "mode_requested": mode,
+                                   "mode_used": "mixed" if len(modes) > 1 else (modes.pop() if modes else "keyword")})
     if reasons:
         details["mode_reason"] = "; ".join(sorted(reasons))
     if skipped:
         details["documents_skipped"] = skipped
     if outside:
         details["documents_outside_roots"] = outside
-    return [match for _, match in chosen], details, "the library"
+    return Found(cast(list[SearchMatch], [match for _, match in chosen]), details, "the library")
 
 
 HEADER_RESERVE = 4_000  # the header, notes, hidden-text warning and the untrusted-content fence
 
 
-def _cap_response(matches: list[dict[str, Any]], entries: list[str], limit: int) -> int:
+def _cap_response(matches: list[SearchMatch], entries: list[str], limit: int) -> int:
     """How many of the best matches fit: their listing in the text content and their structured
     form in `details` each stay within `limit` bytes, whatever `max_results` asked for."""
     text_bytes = json_bytes = HEADER_RESERVE
@@ -146,7 +175,7 @@ def _cap_response(matches: list[dict[str, Any]], entries: list[str], limit: int)
     return len(matches)
 
 
-def _format(match: dict[str, Any], rank: int, library: bool = False) -> str:
+def _format(match: SearchMatch, rank: int, library: bool = False) -> str:
     """One match: its heading line (names and section titles neutralised, so one cannot pose as
     another match's heading), then the excerpt."""
     prefix = f"{neutralise(Path(match['file']).name)}, " if library else ""
@@ -195,17 +224,18 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
         if args.get("path"):
             raise PdfDeskError(VALIDATION_ERROR, "Give either path or library=true, not both.",
                                "Search one document with path, or every library document with library=true.")
-        found_matches, details, name = _search_library(args, query, mode)
+        found = _search_library(args, query, mode)
     elif args.get("path"):
-        found_matches, details, name = _search_one(args, query, mode)
+        found = _search_one(args, query, mode)
     else:
         raise PdfDeskError(VALIDATION_ERROR, "Missing required parameter: 'path' (or library=true).",
                            "Name the PDF to search in path, or pass library=true to search the library.")
     granularity = args.get("granularity", "page")
     library = bool(args.get("library"))
-    entries = [_format(m, i, library) for i, m in enumerate(found_matches, 1)]
-    kept = _cap_response(found_matches, entries, MAX_RESPONSE_BYTES)
-    matches, entries, omitted = found_matches[:kept], entries[:kept], len(found_matches) - kept
+    details, name = found.details, found.name
+    entries = [_format(m, i, library) for i, m in enumerate(found.matches, 1)]
+    kept = _cap_response(found.matches, entries, MAX_RESPONSE_BYTES)
+    matches, entries, omitted = found.matches[:kept], entries[:kept], len(found.matches) - kept
     details.update({"query": query, "mode": details.get("mode_used", "keyword"), "granularity": granularity,
                     "matches": matches, "count": len(matches), "matches_omitted": omitted})
     if mode == "auto" and details["mode"] == "keyword" and granularity == "page" and details.get("mode_reason"):
@@ -217,7 +247,7 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
         header += f" ({details['documents_outside_roots']} library documents outside the allowed folders were not searched)"
     if details.get("note"):
         header += f"\nNote: {neutralise(details['note'], limit=None, quotes=False)}"
-    warning = details.pop("hidden_text_notice", None)
+    warning = found.hidden_notice
     content = [text_item(header + "." + (f"\n{warning}" if warning else ""))]
     if matches:
         content.append(untrusted_text_item("\n\n".join(entries), name))

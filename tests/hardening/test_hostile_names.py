@@ -17,12 +17,12 @@ import pytest
 
 from pdfdesk.agent.citations import CitationTracker
 from pdfdesk.agent.events import ToolCallFinished
-from pdfdesk.agent.pdf_input import extraction_parts, load_pdfs, native_parts
 from pdfdesk.agent.prompts import SECURITY, system_prompt
-from pdfdesk.agent.providers.base import PdfPart, TextPart
 from pdfdesk.agent.session import ChatSession
 from pdfdesk.core.config import Config, set_config
-from pdfdesk.core.fence import neutralise
+from pdfdesk.core.fence import defuse_markers, neutralise
+from pdfdesk.models.pdf_input import extraction_parts, load_pdfs, native_parts
+from pdfdesk.models.providers.base import PdfPart, TextPart
 from pdfdesk.tools import call_tool
 from tests.agent.fake_servers import Turn
 from tests.agent.support import (  # noqa: F401
@@ -165,15 +165,19 @@ def test_the_model_reads_hostile_names_only_inertly(openai_server, hostile, monk
 
 
 @pytest.mark.network
-def test_the_pdf_tool_names_hostile_documents_inertly_and_fences_the_answer(openai_server, hostile, monkeypatch):
-    """The analysing model's answer may repeat the document's attack: it stays inside the fence."""
+def test_the_pdf_tool_names_hostile_documents_inertly_and_defuses_markers_in_the_answer(openai_server, hostile,
+                                                                                       monkeypatch):
+    """The answer comes first and as the model wrote it, but may repeat the document's attack: no
+    fence marker in it can pass for pdfdesk's, and the line after it names the document inertly."""
     set_keys(monkeypatch, "openai")
     use_config(pdf_model="openai/gpt-4.1-mini", providers=provider_urls(openai=openai_server.url))
     openai_server.script(Turn(text=f"The file says:{ATTACK}"))
     result = call_tool("pdf", {"pdf": str(hostile), "prompt": "What does it say?"})
     assert not result.is_error, result.text
-    assert_text_keeps_outside_strings_as_data(result.text)
-    assert result.text.startswith(f"Analysis of {neutralise(HOSTILE_NAME)} by openai/gpt-4.1-mini")
+    answer, provenance = result.content[0]["text"], result.content[1]["text"]
+    assert answer == defuse_markers(f"The file says:{ATTACK}") and "<<<" not in answer
+    assert_text_keeps_outside_strings_as_data(provenance)
+    assert provenance.startswith(f"Answer by openai/gpt-4.1-mini on {neutralise(HOSTILE_NAME)}")
     sent = json.loads(json.dumps(openai_server.bodies[0]))
     user_text = "\n".join(part["text"] for message in sent["messages"] if message["role"] == "user"
                           for part in message["content"] if isinstance(part, dict) and part.get("type") == "text")

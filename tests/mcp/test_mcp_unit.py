@@ -15,7 +15,8 @@ from mcp import Client
 from pdfdesk import mcp_server
 from pdfdesk.core.config import Config
 from pdfdesk.tools import registry
-from pdfdesk.tools.registry import UNTRUSTED_NOTICE, Tool, ToolResult, image_item, text_item
+from pdfdesk.tools.contract import Tool, ToolResult, image_item, text_item
+from pdfdesk.tools.registry import UNTRUSTED_NOTICE
 
 
 def fake_tool(name: str, func) -> Tool:
@@ -24,13 +25,13 @@ def fake_tool(name: str, func) -> Tool:
 
 @pytest.fixture
 def agent_models(monkeypatch):
-    """Stand in for `pdfdesk.agent.models` and make sure a `pdf` tool is registered."""
+    """Stand in for `pdfdesk.models.catalog` and make sure a `pdf` tool is registered."""
     registry.all_tools()  # load the built-in tools (the real `pdf` imports the real module) first
-    module = pytypes.ModuleType("pdfdesk.agent.models")
+    module = pytypes.ModuleType("pdfdesk.models.catalog")
     module.model_configured = lambda config: True
-    monkeypatch.setitem(sys.modules, "pdfdesk.agent.models", module)
-    if "pdf" not in registry._TOOLS:
-        monkeypatch.setitem(registry._TOOLS, "pdf", fake_tool("pdf", lambda args: ToolResult([text_item("ok")])))
+    monkeypatch.setitem(sys.modules, "pdfdesk.models.catalog", module)
+    if "pdf" not in registry.TOOLS:
+        monkeypatch.setitem(registry.TOOLS, "pdf", fake_tool("pdf", lambda args: ToolResult([text_item("ok")])))
     return module
 
 
@@ -73,7 +74,7 @@ def test_pdf_is_offered_only_when_the_agent_says_a_model_is_configured(agent_mod
     assert "pdf" in [tool.name for tool in mcp_server.exposed_tools(config)]
     agent_models.model_configured = lambda config: False
     assert "pdf" not in [tool.name for tool in mcp_server.exposed_tools(config)]
-    refused = mcp_server.run_tool("pdf", {"pdf": "x.pdf"}, config)
+    refused = mcp_server.answer_tool_call("pdf", {"pdf": "x.pdf"}, config)
     assert refused.is_error and refused.details["error"] == "model_error"
 
     def broken(config):
@@ -81,9 +82,9 @@ def test_pdf_is_offered_only_when_the_agent_says_a_model_is_configured(agent_mod
 
     agent_models.model_configured = broken
     assert not mcp_server.model_configured(config)
-    monkeypatch.setitem(sys.modules, "pdfdesk.agent.models", None)  # the agent package is absent
+    monkeypatch.setitem(sys.modules, "pdfdesk.models.catalog", None)  # the agent package is absent
     assert not mcp_server.model_configured(config)
-    monkeypatch.setitem(sys.modules, "pdfdesk.agent.models", pytypes.ModuleType("pdfdesk.agent.models"))
+    monkeypatch.setitem(sys.modules, "pdfdesk.models.catalog", pytypes.ModuleType("pdfdesk.models.catalog"))
     assert not mcp_server.model_configured(config)  # present, but without model_configured
 
 
@@ -98,7 +99,7 @@ async def test_a_slow_tool_does_not_stall_other_requests(monkeypatch, text_pdf, 
         release.wait(20)
         return ToolResult([text_item("slow done")], {"slow": True})
 
-    monkeypatch.setitem(registry._TOOLS, "slow_probe", fake_tool("slow_probe", slow))
+    monkeypatch.setitem(registry.TOOLS, "slow_probe", fake_tool("slow_probe", slow))
     monkeypatch.setattr(mcp_server, "tool_runner", lambda name, args, timeout: registry.call_tool(name, args))
     finished: list[str] = []
 

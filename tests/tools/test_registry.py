@@ -12,7 +12,8 @@ from pdfdesk.core.errors import (
     PdfDeskError,
 )
 from pdfdesk.tools import all_tools, call_tool, registry
-from pdfdesk.tools.registry import Tool, ToolResult, fence, text_item
+from pdfdesk.tools.contract import Tool, ToolResult, text_item
+from pdfdesk.tools.registry import fence
 
 TOOL_NAMES = ["pdf_info", "pdf_extract_text", "pdf_render_page", "pdf_outline"]
 
@@ -59,7 +60,7 @@ def temporary_tool(monkeypatch):
     listed by the MCP server tests that run later)."""
 
     def add(name, func):
-        monkeypatch.setitem(registry._TOOLS, name, Tool(name, "test tool", {"type": "object", "properties": {}}, func))
+        monkeypatch.setitem(registry.TOOLS, name, Tool(name, "test tool", {"type": "object", "properties": {}}, func))
 
     registry.all_tools()
     return add

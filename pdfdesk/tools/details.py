@@ -1,0 +1,289 @@
+"""The shape of each tool's `details`: one TypedDict per tool, and one for every error.
+
+The GUI, the agent and the MCP server read these keys; the MCP server advertises the JSON schema
+generated from them (`json_schema`), and the tests check every real result against it, so a key a
+tool emits is declared here or a test fails.
+"""
+
+from typing import Literal, NotRequired, TypedDict
+
+
+class FencedDetails(TypedDict):
+    """What the registry adds to any successful result."""
+
+    untrusted_content: NotRequired[bool]  # some content item holds fenced text from a document
+
+
+class RepairNotes(FencedDetails):
+    repaired: NotRequired[bool]           # MuPDF repaired the file while opening it
+    repair_warnings: NotRequired[list[str]]
+
+
+class DocumentDetails(RepairNotes):
+    """The fields every single-document result carries (`common.document_details`)."""
+
+    file: str          # the display name of the document's reference
+    pages_total: int
+
+
+# -- pdf_info ----------------------------------------------------------------------------------
+class PageSize(TypedDict):
+    width_pt: float
+    height_pt: float
+    width_mm: int
+    height_mm: int
+    name: str | None   # a paper name (A4, Letter...) within 3 pt, else None
+    orientation: Literal["portrait", "landscape"]
+
+
+class Permissions(TypedDict):
+    print: bool
+    modify: bool
+    copy: bool
+    annotate: bool
+    fill_forms: bool
+    assemble: bool
+
+
+class FormField(TypedDict):
+    name: str | None
+    type: str
+    value: str | bool | int | float | None
+    page: int
+
+
+class FormFields(TypedDict):
+    count: int
+    fields: list[FormField]
+    fields_listed: int
+    count_capped: NotRequired[bool]
+    unreadable_pages: NotRequired[str]
+
+
+class InfoDetails(DocumentDetails):
+    damage_warnings: NotRequired[list[str]]
+    name: str
+    pages: int
+    bytes: int
+    title: str | None
+    author: str | None
+    subject: str | None
+    keywords: str | None
+    creator: str | None
+    producer: str | None
+    created: str | None    # ISO 8601 when the PDF date parses, else as written
+    modified: str | None
+    pdf_version: str | None
+    encrypted: bool
+    encryption: str | None
+    permissions: Permissions
+    outline_entries: int
+    page_size: PageSize | None  # None when page 1 cannot be read
+    page_sizes_distinct: int
+    pages_without_text: str     # page specs ("1-3,5") here and below
+    pages_without_text_count: int
+    scanned_pages: str
+    text_layer_pages_checked: int
+    form_fields: FormFields
+
+
+# -- pdf_extract_text --------------------------------------------------------------------------
+class HiddenSample(TypedDict):
+    page: int
+    kind: str
+    text: str
+    bbox: list[float]
+
+
+class UncheckedPage(TypedDict):
+    page: int
+    reason: str
+
+
+class HiddenTextDetails(TypedDict):
+    """`core.hidden_text.HiddenTextReport.details`: text a reader cannot see."""
+
+    pages: str
+    spans: int
+    chars: int
+    kinds: dict[str, int]
+    samples: list[HiddenSample]
+    unchecked_pages: NotRequired[str]
+    unchecked: NotRequired[list[UncheckedPage]]
+
+
+class ExtractTextDetails(DocumentDetails):
+    hidden_text: NotRequired[HiddenTextDetails]
+    ocr_layer_pages: NotRequired[str]
+    damaged_pages: NotRequired[str]
+    pages_over_limit: NotRequired[str]
+    damage_warnings: NotRequired[list[str]]
+    pages_requested: str
+    pages_returned: str
+    chars_returned: int
+    chars_total: int
+    truncated: bool
+    next_page: int | None
+    pages_without_text: str
+    scanned_pages: str
+    blank_pages: str
+    ocr_pages: str
+
+
+# -- pdf_render_page ---------------------------------------------------------------------------
+class RenderPageDetails(DocumentDetails):
+    path: str | None        # None when the data folder could not take the PNG
+    page: int
+    width: int
+    height: int
+    dpi: int
+    effective_dpi: float
+    requested_dpi: float
+    dpi_clamped: bool
+    bytes: int
+    mime_type: Literal["image/png"]
+    saved: NotRequired[bool]
+    save_error: NotRequired[str]
+
+
+# -- pdf_outline -------------------------------------------------------------------------------
+class OutlineEntry(TypedDict):
+    level: int
+    title: str
+    page: int | None   # None for entries pointing nowhere or outside the document
+    uri: NotRequired[str]
+    y: NotRequired[float]
+
+
+class OutlineDetails(DocumentDetails):
+    entries: list[OutlineEntry]
+    count: int
+    entries_total: NotRequired[int]
+    truncated: NotRequired[bool]
+    outline_cut: NotRequired[str]
+
+
+# -- pdf_search --------------------------------------------------------------------------------
+class SearchMatch(TypedDict):
+    granularity: Literal["page", "section"]
+    page: int
+    score: float
+    found_by: Literal["keyword", "semantic", "both"]
+    file: str
+    excerpt: str
+    excerpt_style: Literal["paragraph", "snippet"]
+    rects: list[list[float]]   # hit rectangles [x0, y0, x1, y1] in page points
+    page_width: float
+    page_height: float
+    section: NotRequired[str]
+    title: NotRequired[str | None]
+    path: NotRequired[str | None]
+    level: NotRequired[int | None]
+    start_page: NotRequired[int]
+    end_page: NotRequired[int]
+    similarity: NotRequired[float]
+    low_confidence: NotRequired[bool]
+    hidden_text_on_page: NotRequired[bool]
+    hit_in_hidden_text: NotRequired[bool]
+
+
+class SkippedDocument(TypedDict):
+    file: str
+    error: str
+
+
+class SearchDetails(RepairNotes):
+    """One document (file, pages_total, index state) or the library (library, documents_...)."""
+
+    file: NotRequired[str]
+    pages_total: NotRequired[int]
+    library: NotRequired[bool]
+    documents_searched: NotRequired[int]
+    documents_skipped: NotRequired[list[SkippedDocument]]
+    documents_outside_roots: NotRequired[int]
+    query: str
+    mode: str
+    mode_requested: str
+    mode_used: Literal["keyword", "semantic", "hybrid", "mixed"]
+    mode_reason: NotRequired[str]
+    semantic_unavailable: NotRequired[str]
+    granularity: Literal["page", "section"]
+    matches: list[SearchMatch]
+    count: int
+    matches_omitted: int
+    index_complete: NotRequired[bool]
+    index_unwritable: NotRequired[str]
+    pages_indexed: NotRequired[int]
+    pages_scanned: NotRequired[int]
+    pages_not_searched: NotRequired[str]
+    sections_pending: NotRequired[bool]
+    semantic_pages_embedded: NotRequired[int]
+    semantic_note: NotRequired[str]
+    note: NotRequired[str]
+    hidden_text: NotRequired[HiddenTextDetails]
+
+
+# -- pdf ---------------------------------------------------------------------------------------
+class ModelAttempt(TypedDict):
+    model: str
+    native: bool
+    error: str        # a provider error kind, or no_content / empty
+    message: str
+    status: NotRequired[int]
+    retries: NotRequired[int]
+
+
+class SentImage(TypedDict):
+    file: str
+    page: int
+    width: int
+    height: int
+
+
+class PdfDetails(FencedDetails):
+    model: str
+    native: bool
+    attempts: list[ModelAttempt]   # the failures before the model that answered
+    pdf: NotRequired[str]
+    pdfs: NotRequired[list[str]]
+    pages: NotRequired[str]
+    bytes_sent: NotRequired[int]
+    pages_sent: NotRequired[dict[str, str]]   # document name -> page spec
+    images: NotRequired[list[SentImage]]
+    pixels_total: NotRequired[int]
+    notes: NotRequired[list[str]]
+
+
+# -- errors ------------------------------------------------------------------------------------
+class ErrorDetails(TypedDict):
+    """`PdfDeskError.to_details`: a code, words for the user, what to do; then what some codes add."""
+
+    error: str
+    message: str
+    hint: str
+    attempts: NotRequired[list[ModelAttempt]]   # model_error
+    count: NotRequired[int]                     # too_many_pdfs
+    limit: NotRequired[int | str]
+    page_count: NotRequired[int]                # invalid_page, invalid_page_range
+    size_bytes: NotRequired[int]                # too_large
+    limit_bytes: NotRequired[int]
+    status: NotRequired[int]                    # fetch_failed
+    timeout_s: NotRequired[float]
+    elapsed_s: NotRequired[float]
+    isolated: NotRequired[bool]                 # the tool's worker process was stopped
+    memory_mb: NotRequired[int | None]
+    worker_exit: NotRequired[str]
+    cause: NotRequired[str]
+    mupdf_messages: NotRequired[list[str]]
+    folder: NotRequired[str]
+    storage_problem: NotRequired[str]
+
+
+SUCCESS_DETAILS: dict[str, type] = {
+    "pdf_info": InfoDetails,
+    "pdf_extract_text": ExtractTextDetails,
+    "pdf_render_page": RenderPageDetails,
+    "pdf_outline": OutlineDetails,
+    "pdf_search": SearchDetails,
+    "pdf": PdfDetails,
+}
