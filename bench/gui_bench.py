@@ -163,7 +163,7 @@ def wait_for_build(fingerprint: str) -> None:
 
 def raw_first_page_ms(path: Path, scale: float) -> float:
     """Raw PyMuPDF: open, load page 1, render at the view's scale, wrap as a QImage."""
-    from pdfdesk.gui.viewer.render_queue import to_qimage
+    from pdfdesk.gui.viewer.render_jobs import to_qimage
 
     started = time.perf_counter()
     doc = pymupdf.open(path)

@@ -8,41 +8,36 @@ a banner and a warning tab title, and queues navigation asked for before the doc
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
+from pdfdesk.core.references import display_name, normalise_reference
 from pdfdesk.gui.outline_panel import OutlinePanel
 from pdfdesk.gui.password_dialog import PasswordDialog
 from pdfdesk.gui.richtext import esc
+from pdfdesk.gui.viewer.contract import PageView
 
 LOADING, OPEN, LOCKED, FAILED = "loading", "open", "locked", "failed"
 Rect = tuple[float, float, float, float]
-ViewFactory = Callable[[QWidget], Any]           # parent -> DocumentView
-ThumbnailFactory = Callable[[Any, QWidget], QWidget]  # (view, parent) -> ThumbnailPanel
-
-
-def normalise_reference(reference: str) -> str:
-    """Local paths absolute (one tab per file however it was named); URLs unchanged."""
-    if "://" in reference and not reference.lower().startswith("file://"):
-        return reference
-    path = reference[7:] if reference.lower().startswith("file://") else reference
-    return os.path.abspath(os.path.expanduser(path))
+ViewFactory = Callable[[QWidget], PageView]  # parent -> DocumentView (a QWidget)
+ThumbnailFactory = Callable[[PageView, "QWidget | None"], QWidget]  # (view, parent) -> ThumbnailPanel
 
 
 def _mark(symbol: str, fallback: str) -> str:
     """`symbol` when the UI font can draw it (minimal systems lack emoji fonts), else `fallback`."""
     return symbol if QFontMetrics(QApplication.font()).inFontUcs4(ord(symbol)) else fallback
-
-
-def display_name(reference: str) -> str:
-    name = Path(reference.split("?", 1)[0].rstrip("/")).name
-    return name or reference
 
 
 class DocumentTab(QWidget):
@@ -54,7 +49,7 @@ class DocumentTab(QWidget):
                  thumbnail_factory: ThumbnailFactory | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.reference = normalise_reference(reference)
-        self.name = display_name(self.reference)
+        self.name = display_name(reference)
         self.password: str | None = None
         self.state = LOADING
         self.error: dict[str, Any] | None = None
@@ -67,8 +62,11 @@ class DocumentTab(QWidget):
         layout.setSpacing(0)
         self.banner = self._build_banner()
         layout.addWidget(self.banner)
-        self.view = view_factory(self)
-        layout.addWidget(self.view, 1)
+        view = view_factory(self)
+        if not isinstance(view, QWidget):
+            raise TypeError(f"a document view must be a QWidget, not {type(view).__name__}")
+        self.view = view
+        layout.addWidget(view, 1)
         self.setFocusProxy(self.view)
         self.outline = OutlinePanel()
         self.outline.pageActivated.connect(lambda page: self.go_to(page))

@@ -12,63 +12,55 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QIntValidator, QKeySequence
-from PySide6.QtWidgets import (
-    QComboBox, QDockWidget, QFileDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
-    QProgressBar, QStackedWidget, QTabWidget, QToolBar, QVBoxLayout, QWidget,
-)
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabWidget,
+                               QWidget)
 
 from pdfdesk import __version__
+from pdfdesk.core.references import normalise_reference
 from pdfdesk.gui import recent, workers
-from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.chat_pane import ChatPane, SessionFactory
-from pdfdesk.gui.document_tab import OPEN, DocumentTab, ThumbnailFactory, ViewFactory, normalise_reference
+from pdfdesk.gui.document_tab import OPEN, DocumentTab, ThumbnailFactory, ViewFactory
+from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.indexing import IndexMonitor, IndexProgress
 from pdfdesk.gui.library_panel import LibraryPanel
+from pdfdesk.gui.new_action import Shortcut, new_action
 from pdfdesk.gui.search_panel import SearchPanel
+from pdfdesk.gui.viewer.actions import ViewActions
+from pdfdesk.gui.viewer.contract import PageView
+from pdfdesk.gui.viewer.zoom import percent
+from pdfdesk.gui.welcome import WelcomePage
+from pdfdesk.gui.window_chrome import (build_menus, build_status_bar, build_toolbar, restore_window_layout,
+                                       save_window_layout)
+from pdfdesk.gui.window_jobs import expand_drop, passage_rects
+
+if TYPE_CHECKING:
+    from pdfdesk.gui.settings_dialog import SettingsDialog
+    from pdfdesk.gui.viewer.thumbnails import ThumbnailPanel
+    from pdfdesk.gui.viewer.view import DocumentView
 
 log = logging.getLogger(__name__)
 
 MAX_TABS_PER_DROP = 10
-ZOOM_PRESETS = (("Fit width", "fit_width"), ("Fit page", "fit_page"), ("50%", 0.5), ("75%", 0.75), ("100%", 1.0),
-                ("125%", 1.25), ("150%", 1.5), ("200%", 2.0), ("300%", 3.0), ("400%", 4.0))
 Rect = tuple[float, float, float, float]
 
 
-def default_view_factory(parent: QWidget) -> Any:
+def default_view_factory(parent: QWidget) -> DocumentView:
     from pdfdesk.gui.viewer import DocumentView
 
     return DocumentView(parent)
 
 
-def default_thumbnail_factory(view: Any, parent: QWidget | None) -> QWidget:
-    from pdfdesk.gui.viewer import ThumbnailPanel
+def default_thumbnail_factory(view: PageView, parent: QWidget | None) -> ThumbnailPanel:
+    """Thumbnails of a DocumentView (they read its preview images, which only it has)."""
+    from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel
 
+    if not isinstance(view, DocumentView):
+        raise TypeError(f"the thumbnail panel needs a DocumentView, not {type(view).__name__}")
     return ThumbnailPanel(view, parent) if parent is not None else ThumbnailPanel(view)
-
-
-def passage_rects(reference: str, password: str | None, page: int, excerpt: str) -> list[Rect]:
-    """Worker: rectangles of a cited passage on its page (for a citation that came without them)."""
-    from pdfdesk.core.documents import open_pdf
-    from pdfdesk.core.text import passage_rects as rects_on_page
-
-    with open_pdf(reference, password) as opened:
-        if not excerpt.strip() or not 1 <= page <= opened.page_count:
-            return []
-        return rects_on_page(opened.load_page(page), excerpt)
-
-
-def expand_drop(paths: list[str]) -> tuple[list[str], list[str]]:
-    """Worker: (PDF files to open, folders given); folders are walked recursively."""
-    from pdfdesk.index.library import expand_pdf_paths
-
-    folders = [p for p in paths if os.path.isdir(p)]
-    files = [str(p) for p in expand_pdf_paths(paths)]
-    return files, folders
 
 
 class MainWindow(QMainWindow):
@@ -88,32 +80,17 @@ class MainWindow(QMainWindow):
         self._build_central()
         self._build_docks(session_factory)
         self._build_actions()
-        self._build_toolbar()
-        self._build_menus()
-        self._build_status_bar()
+        build_toolbar(self)
+        build_menus(self)
+        build_status_bar(self)
         self._update_document_actions()
 
     # -- construction ------------------------------------------------------------------------
     def _build_central(self) -> None:
         self.stack = QStackedWidget(self)
-        self.welcome = QWidget(self)
-        self.welcome.setObjectName("welcome")
-        layout = QVBoxLayout(self.welcome)
-        layout.addStretch(1)
-        intro = QLabel("<h2>pdfdesk</h2><p>Drop PDFs or folders here, or press Ctrl+O to open a file.</p>",
-                       self.welcome)
-        intro.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        intro.setWordWrap(True)
-        layout.addWidget(intro)
-        self.welcome_recent = QListWidget(self.welcome)
-        self.welcome_recent.setObjectName("welcomeRecent")
-        self.welcome_recent.setMaximumWidth(560)
-        self.welcome_recent.setMaximumHeight(260)
-        self.welcome_recent.itemActivated.connect(lambda item: self.open_document(item.toolTip()))
-        self.welcome_recent.itemDoubleClicked.connect(lambda item: self.open_document(item.toolTip()))
-        layout.addWidget(self.welcome_recent, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
-        self._fill_welcome_recent()
+        self.welcome = WelcomePage(self)
+        self.welcome_recent = self.welcome.recent_list
+        self.welcome.documentChosen.connect(lambda reference: self.open_document(reference))
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("documentTabs")
         self.tabs.setDocumentMode(True)
@@ -160,18 +137,9 @@ class MainWindow(QMainWindow):
         self.search_dock.raise_()
         self.resizeDocks([self.left_dock, self.search_dock], [240, 420], Qt.Orientation.Horizontal)
 
-    def _action(self, text: str, slot: Callable[..., Any], shortcut: Any = None, tip: str = "",
+    def _action(self, text: str, slot: Callable[[], object], shortcut: Shortcut = None, tip: str = "",
                 icon: str = "") -> QAction:
-        action = QAction(text, self)
-        if icon:
-            action.setIcon(QIcon.fromTheme(icon))
-        if shortcut is not None:
-            shortcuts = shortcut if isinstance(shortcut, list) else [shortcut]
-            action.setShortcuts([QKeySequence(s) for s in shortcuts])
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
+        action = new_action(self, text, shortcut, tip, icon)
         action.triggered.connect(lambda _checked=False: slot())
         self.addAction(action)
         return action
@@ -188,100 +156,20 @@ class MainWindow(QMainWindow):
         self.prev_tab_action = a("Previous tab", lambda: self._cycle_tab(-1), ["Ctrl+Shift+Tab", "Ctrl+PgUp"])
         self.ask_action = a("&Ask the agent", self.focus_chat, "Ctrl+L", "Ask about the documents (Ctrl+L)")
         self.search_action = a("&Search documents", self.focus_search, "Ctrl+Shift+F", "Search this document or the library")
-        self.find_action = a("&Find in document…", lambda: self._with_view(lambda v: v.show_find_bar()),
-                              QKeySequence.StandardKey.Find, "Find text in the current document", "edit-find")
         self.fullscreen_action = a("&Full screen", self.toggle_fullscreen, "F11")
         self.fullscreen_action.setCheckable(True)
-        # The view claims these keys itself when it has focus (ShortcutOverride); from anywhere else
-        # in the window they act on the current document.
-        self.back_action = a("&Back", lambda: self._with_view(lambda v: v.back()), "Alt+Left", "Back", "go-previous")
-        self.forward_action = a("&Forward", lambda: self._with_view(lambda v: v.forward()), "Alt+Right", "Forward",
-                                "go-next")
-        self.zoom_in_action = a("Zoom &in", lambda: self._with_view(lambda v: v.zoom_in()), ["Ctrl++", "Ctrl+="],
-                                "Zoom in", "zoom-in")
-        self.zoom_out_action = a("Zoom &out", lambda: self._with_view(lambda v: v.zoom_out()), "Ctrl+-", "Zoom out",
-                                 "zoom-out")
-        self.fit_width_action = a("Fit &width", lambda: self._with_view(lambda v: v.fit_width()), None, "", "zoom-fit-width")
-        self.fit_page_action = a("Fit &page", lambda: self._with_view(lambda v: v.fit_page()), None, "", "zoom-fit-best")
-        self.go_to_action = a("&Go to page…", self.focus_page_box, "Ctrl+G", "Type a page number")
         self.about_action = a("&About pdfdesk", self._about)
-
-    def _build_toolbar(self) -> None:
-        bar = QToolBar("Document", self)
-        bar.setObjectName("documentToolbar")
-        bar.setIconSize(QSize(18, 18))
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        bar.addAction(self.open_action)
-        bar.addSeparator()
-        bar.addAction(self.back_action)
-        bar.addAction(self.forward_action)
-        bar.addSeparator()
-        self.page_box = QLineEdit(bar)
-        self.page_box.setObjectName("pageBox")
-        self.page_box.setMaximumWidth(60)
-        self.page_box.setAlignment(Qt.AlignmentFlag.AlignRight)
-        self.page_box.setValidator(QIntValidator(1, 1_000_000, self.page_box))
-        self.page_box.setToolTip("Go to page (Ctrl+G)")
-        self.page_box.returnPressed.connect(self._page_box_entered)
-        self.page_total = QLabel(" / –", bar)
-        bar.addWidget(QLabel("Page ", bar))
-        bar.addWidget(self.page_box)
-        bar.addWidget(self.page_total)
-        bar.addSeparator()
-        bar.addAction(self.zoom_out_action)
-        self.zoom_box = QComboBox(bar)
-        self.zoom_box.setObjectName("zoomBox")
-        self.zoom_box.setEditable(True)
-        self.zoom_box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        for label, value in ZOOM_PRESETS:
-            self.zoom_box.addItem(label, value)
-        self.zoom_box.setMinimumContentsLength(8)
-        self.zoom_box.activated.connect(self._zoom_chosen)
-        self.zoom_box.lineEdit().returnPressed.connect(self._zoom_typed)
-        bar.addWidget(self.zoom_box)
-        bar.addAction(self.zoom_in_action)
-        bar.addSeparator()
-        bar.addAction(self.find_action)
-        bar.addAction(self.ask_action)
-        self.addToolBar(bar)
-        self.toolbar = bar
-
-    def _build_menus(self) -> None:
-        menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
-        file_menu.addActions([self.open_action, self.open_folder_action])
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        file_menu.addSeparator()
-        file_menu.addActions([self.close_action, self.settings_action])
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        view_menu = menu.addMenu("&View")
-        view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_width_action, self.fit_page_action])
-        view_menu.addSeparator()
-        view_menu.addActions([self.next_tab_action, self.prev_tab_action, self.fullscreen_action])
-        view_menu.addSeparator()
-        for dock in (self.left_dock, self.search_dock, self.chat_dock):
-            view_menu.addAction(dock.toggleViewAction())
-        go_menu = menu.addMenu("&Go")
-        go_menu.addActions([self.back_action, self.forward_action, self.go_to_action])
-        tools_menu = menu.addMenu("&Tools")
-        tools_menu.addActions([self.find_action, self.search_action, self.ask_action])
-        help_menu = menu.addMenu("&Help")
-        help_menu.addAction(self.about_action)
-
-    def _build_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.index_progress = QProgressBar(self)
-        self.index_progress.setObjectName("indexProgress")
-        self.index_progress.setMaximumWidth(260)
-        self.index_progress.setMaximumHeight(16)
-        self.index_progress.hide()
-        self.page_status = QLabel(self)
-        self.zoom_status = QLabel(self)
-        bar.addPermanentWidget(self.index_progress)
-        bar.addPermanentWidget(self.page_status)
-        bar.addPermanentWidget(self.zoom_status)
+        # the viewer's own commands (zoom, find, go to page, back/forward), on the current tab's view
+        self.view_actions = actions = ViewActions(self)
+        self.addActions(actions.actions())
+        self.back_action, self.forward_action = actions.back, actions.forward
+        self.zoom_in_action, self.zoom_out_action = actions.zoom_in, actions.zoom_out
+        self.fit_width_action, self.fit_page_action = actions.fit_width, actions.fit_page
+        self.find_action, self.go_to_action = actions.find, actions.go_to_page
+        self.page_box, self.page_total, self.zoom_box = actions.page_box, actions.page_total, actions.zoom_box
+        actions.pageShown.connect(lambda page, total: self.page_status.setText(f"Page {page} of {total}"))
+        actions.zoomShown.connect(lambda zoom: self.zoom_status.setText(percent(zoom)))
+        actions.cleared.connect(self._clear_status)
 
     # -- documents ---------------------------------------------------------------------------
     def document_tabs(self) -> list[DocumentTab]:
@@ -291,7 +179,7 @@ class MainWindow(QMainWindow):
         widget = self.tabs.currentWidget()
         return widget if isinstance(widget, DocumentTab) else None
 
-    def current_view(self) -> Any | None:
+    def current_view(self) -> PageView | None:
         tab = self.current_tab()
         return tab.view if tab is not None else None
 
@@ -313,7 +201,6 @@ class MainWindow(QMainWindow):
             tab.titleChanged.connect(lambda _t, tab=tab: self._retitle(tab))
             tab.documentOpened.connect(lambda _n, tab=tab: self._tab_opened(tab))
             tab.documentFailed.connect(lambda details, tab=tab: self._tab_failed(tab, details))
-            self._wire_view(tab)
             self.outline_stack.addWidget(tab.outline)
             if tab.thumbnails is not None:
                 self.thumbnail_stack.addWidget(tab.thumbnails)
@@ -376,7 +263,7 @@ class MainWindow(QMainWindow):
         tab.close_document()
         tab.deleteLater()
         if self.tabs.count() == 0:
-            self._fill_welcome_recent()
+            self.welcome.refresh()
             self.stack.setCurrentWidget(self.welcome)
             self._current_tab_changed(-1)
 
@@ -409,16 +296,6 @@ class MainWindow(QMainWindow):
         if tab is self.current_tab():
             self._update_document_actions()
 
-    def _wire_view(self, tab: DocumentTab) -> None:
-        view = tab.view
-
-        def if_current(func: Callable[..., None]) -> Callable[..., None]:
-            return lambda *args: func(*args) if tab is self.current_tab() else None
-
-        view.currentPageChanged.connect(if_current(self._page_changed))
-        view.zoomChanged.connect(if_current(self._zoom_changed))
-        view.historyChanged.connect(if_current(self._history_changed))
-
     def _current_tab_changed(self, _index: int) -> None:
         tab = self.current_tab()
         if tab is not None:
@@ -439,28 +316,12 @@ class MainWindow(QMainWindow):
 
     def _update_document_actions(self) -> None:
         tab = self.current_tab()
-        view = tab.view if tab is not None and tab.state == OPEN else None
-        for action in (self.find_action, self.zoom_in_action, self.zoom_out_action, self.fit_width_action,
-                       self.fit_page_action, self.go_to_action):
-            action.setEnabled(view is not None)
         self.close_action.setEnabled(tab is not None)
-        self.page_box.setEnabled(view is not None)
-        self.zoom_box.setEnabled(view is not None)
-        if view is None:
-            self.back_action.setEnabled(False)
-            self.forward_action.setEnabled(False)
-            self.page_total.setText(" / –")
-            self.page_box.clear()
-            self.page_status.clear()
-            self.zoom_status.clear()
-            return
-        self._page_changed(view.current_page)
-        self._zoom_changed(view.zoom)
+        self.view_actions.set_view(tab.view if tab is not None and tab.state == OPEN else None)
 
-    def _with_view(self, func: Callable[[Any], None]) -> None:
-        tab = self.current_tab()
-        if tab is not None and tab.state == OPEN:
-            func(tab.view)
+    def _clear_status(self) -> None:
+        self.page_status.clear()
+        self.zoom_status.clear()
 
     # -- navigation --------------------------------------------------------------------------
     def show_location(self, document: str, page: int, rects: Sequence[Rect] = (), excerpt: str = "") -> None:
@@ -482,49 +343,8 @@ class MainWindow(QMainWindow):
             else:
                 tab.documentOpened.connect(lambda _n: when_open(), Qt.ConnectionType.SingleShotConnection)
 
-    def _page_changed(self, page: int) -> None:
-        view = self.current_view()
-        total = getattr(view, "page_count", 0) if view is not None else 0
-        if not self.page_box.hasFocus():
-            self.page_box.setText(str(page))
-        self.page_total.setText(f" / {total}")
-        self.page_status.setText(f"Page {page} of {total}")
-
-    def _zoom_changed(self, zoom: float) -> None:
-        view = self.current_view()
-        mode = getattr(view, "zoom_mode", "custom")
-        label = {"fit_width": "Fit width", "fit_page": "Fit page"}.get(mode, f"{round(zoom * 100)}%")
-        self.zoom_box.setEditText(label)
-        self.zoom_status.setText(f"{round(zoom * 100)}%")
-
-    def _history_changed(self, can_back: bool, can_forward: bool) -> None:
-        self.back_action.setEnabled(can_back)
-        self.forward_action.setEnabled(can_forward)
-
-    def _page_box_entered(self) -> None:
-        text = self.page_box.text().strip()
-        view = self.current_view()
-        if text.isdigit() and view is not None:
-            page = max(1, min(int(text), view.page_count or int(text)))
-            view.go_to_page(page)
-            view.setFocus(Qt.FocusReason.OtherFocusReason)
-
     def focus_page_box(self) -> None:
-        self.page_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.page_box.selectAll()
-
-    def _zoom_chosen(self, index: int) -> None:
-        value = self.zoom_box.itemData(index)
-        self._with_view(lambda v: v.fit_width() if value == "fit_width" else
-                        v.fit_page() if value == "fit_page" else v.set_zoom(float(value)))
-
-    def _zoom_typed(self) -> None:
-        text = self.zoom_box.currentText().strip().rstrip("%").strip()
-        try:
-            factor = float(text) / 100
-        except ValueError:
-            return
-        self._with_view(lambda v: v.set_zoom(min(8.0, max(0.25, factor))))
+        self.view_actions.focus_page_box()
 
     # -- panels ------------------------------------------------------------------------------
     def focus_chat(self) -> None:
@@ -544,7 +364,7 @@ class MainWindow(QMainWindow):
             self.showFullScreen()
         self.fullscreen_action.setChecked(self.isFullScreen())
 
-    def open_settings(self) -> Any:
+    def open_settings(self) -> SettingsDialog:
         from pdfdesk.gui.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self)
@@ -553,30 +373,6 @@ class MainWindow(QMainWindow):
         dialog.open()
         self.settings_dialog = dialog
         return dialog
-
-    def _fill_welcome_recent(self) -> None:
-        """The welcome page lists recent files (double-click or Enter opens one)."""
-        self.welcome_recent.clear()
-        for reference in recent.load_recent():
-            item = QListWidgetItem(f"{Path(reference).name}    —    {Path(reference).parent}"
-                                   if "://" not in reference else reference)
-            item.setToolTip(reference)
-            self.welcome_recent.addItem(item)
-        self.welcome_recent.setVisible(self.welcome_recent.count() > 0)
-
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        items = recent.load_recent()
-        for reference in items:
-            action = self.recent_menu.addAction(Path(reference).name or reference)
-            action.setToolTip(reference)
-            action.setStatusTip(reference)
-            action.triggered.connect(lambda _c=False, r=reference: self.open_document(r))
-        if not items:
-            self.recent_menu.addAction("No recent files").setEnabled(False)
-        else:
-            self.recent_menu.addSeparator()
-            self.recent_menu.addAction("Clear the list", recent.clear_recent)
 
     def _index_progressed(self, progress: IndexProgress) -> None:
         tab = self.current_tab()
@@ -608,7 +404,7 @@ class MainWindow(QMainWindow):
         if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
 
-    def dragMoveEvent(self, event: Any) -> None:
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
         if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
 
@@ -627,25 +423,12 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
-    def _layout_settings(self) -> QSettings:
-        from pdfdesk.core import paths
-
-        return QSettings(str(paths.config_dir() / "window.ini"), QSettings.Format.IniFormat)
-
     def restore_layout(self) -> None:
         """Window size, docks and toolbar as the user left them (config folder, window.ini)."""
-        settings = self._layout_settings()
-        geometry, state = settings.value("geometry"), settings.value("state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
+        restore_window_layout(self)
 
     def save_layout(self) -> None:
-        settings = self._layout_settings()
-        settings.setValue("geometry", self.saveGeometry())
-        settings.setValue("state", self.saveState())
-        settings.sync()
+        save_window_layout(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()

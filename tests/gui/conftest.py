@@ -106,6 +106,14 @@ class StandInView(QWidget):
         self.zoom_mode = "fit_page"
         self.zoomChanged.emit(self.zoom)
 
+    @property
+    def can_go_back(self) -> bool:
+        return bool(self._back)
+
+    @property
+    def can_go_forward(self) -> bool:
+        return bool(self._forward)
+
     def back(self) -> None:
         if self._back:
             self._forward.append(self.current_page)

@@ -14,10 +14,10 @@ from PySide6.QtCore import QPoint, QPointF, Qt  # noqa: E402
 from PySide6.QtGui import QGuiApplication, QImage, QWheelEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel, painter, render_queue  # noqa: E402
+from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel, painter, threads  # noqa: E402
 from pdfdesk.gui.viewer import tiles as tiles_mod  # noqa: E402
 from pdfdesk.gui.viewer.selection import SelectionEnd  # noqa: E402
-from pdfdesk.gui.viewer.view import MAX_PREFETCH_TILES  # noqa: E402
+from pdfdesk.gui.viewer.render_policy import MAX_PREFETCH_TILES  # noqa: E402
 
 WAIT_MS = 10_000
 
@@ -32,7 +32,7 @@ def view(qtbot) -> Iterator[DocumentView]:
     qtbot.waitExposed(widget)
     yield widget
     widget.close_document()
-    assert render_queue.join_all(WAIT_MS)  # the render helper process stays for the next test
+    assert threads.join_all(WAIT_MS)  # the render helper process stays for the next test
 
 
 def open_and_wait(qtbot, view: DocumentView, path: Path | str, password: str | None = None) -> int:
@@ -185,7 +185,7 @@ def test_keyboard_zoom_and_ctrl_wheel_keeps_the_point_under_the_cursor(qtbot, vi
     qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     assert view.zoom == pytest.approx(zoom, rel=0.2)
     cursor = QPointF(300, 250)
-    page_point = view._layout.page_point(0, cursor.x() + view.horizontalScrollBar().value(),
+    page_point = view.model.layout.page_point(0, cursor.x() + view.horizontalScrollBar().value(),
                                          cursor.y() + view.verticalScrollBar().value())
     before = view.zoom
     event = QWheelEvent(cursor, view.viewport().mapToGlobal(cursor), QPoint(0, 0), QPoint(0, 240),
@@ -272,7 +272,7 @@ def links_pdf(tmp_path: Path) -> Path:
 
 def test_links_jump_and_are_recorded(qtbot, view, links_pdf):
     open_and_wait(qtbot, view, links_pdf)
-    qtbot.waitUntil(lambda: 0 in view._page_info, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: 0 in view.model.page_info, timeout=WAIT_MS)
     inside = view.viewport_point(1, 150, 145).toPoint()
     qtbot.mouseMove(view.viewport(), inside)
     assert view.viewport().cursor().shape() == Qt.CursorShape.PointingHandCursor
@@ -348,7 +348,7 @@ def test_find_without_matches(qtbot, view, text_pdf):
 # --- selection --------------------------------------------------------------------------------------------
 def test_drag_selects_words_and_ctrl_c_copies_them(qtbot, view, text_pdf):
     open_and_wait(qtbot, view, text_pdf)
-    qtbot.waitUntil(lambda: 0 in view._page_info, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: 0 in view.model.page_info, timeout=WAIT_MS)
     first, last = word_rect(text_pdf, 1, "Page"), word_rect(text_pdf, 1, "hello")
     start = view.viewport_point(1, first[0] + 2, (first[1] + first[3]) / 2).toPoint()
     end = view.viewport_point(1, last[2] - 2, (last[1] + last[3]) / 2).toPoint()
@@ -376,7 +376,7 @@ def test_drag_selects_words_and_ctrl_c_copies_them(qtbot, view, text_pdf):
 
 def test_double_click_selects_a_word_and_select_all(qtbot, view, text_pdf):
     open_and_wait(qtbot, view, text_pdf)
-    qtbot.waitUntil(lambda: 0 in view._page_info, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: 0 in view.model.page_info, timeout=WAIT_MS)
     rect = word_rect(text_pdf, 1, "says")
     pos = view.viewport_point(1, (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2).toPoint()
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
@@ -390,11 +390,11 @@ def test_double_click_selects_a_word_and_select_all(qtbot, view, text_pdf):
 def test_selection_across_pages(qtbot, view, text_pdf):
     open_and_wait(qtbot, view, text_pdf)
     view.fit_page()
-    qtbot.waitUntil(lambda: {0, 1} <= set(view._page_info), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: {0, 1} <= set(view.model.page_info), timeout=WAIT_MS)
     view.select_all_on_page(1)
     says = word_rect(text_pdf, 2, "says")
-    view._selection.extend(SelectionEnd(1, (says[0] + says[2]) / 2, (says[1] + says[3]) / 2))
-    view._selection_updated()
+    view.model.selection.extend(SelectionEnd(1, (says[0] + says[2]) / 2, (says[1] + says[3]) / 2))
+    view.model.selection_updated()
     text = view.selected_text()
     assert "within thirty days" in text and text.endswith("\nPage 2 says")
 
@@ -481,7 +481,7 @@ def test_rotated_page_highlight_lands_on_the_text(qtbot, view, tmp_path):
     view.find("findme")
     qtbot.waitUntil(lambda: view.find_status()[1] == 1, timeout=WAIT_MS)
     shown = view.find_hits(1)[0]
-    mapped = view._display_rects(0, [raw])[0]
+    mapped = view.model.display_rects(0, [raw])[0]
     assert mapped == pytest.approx(shown, abs=0.5)
     assert mapped[2] - mapped[0] < mapped[3] - mapped[1], "the word runs vertically on the rotated page"
     wait_rendered(qtbot, view, [1])
@@ -586,7 +586,7 @@ def test_a_page_seen_once_is_never_blank_again(qtbot, view, long_pdf):
 
 
 def test_fast_flings_defer_rendering_until_the_scrolling_slows(qtbot, view, long_pdf):
-    from pdfdesk.gui.viewer.view import FLING_SETTLE_MS
+    from pdfdesk.gui.viewer.view_rendering import FLING_SETTLE_MS
 
     open_and_wait(qtbot, view, long_pdf)
     wait_rendered(qtbot, view)

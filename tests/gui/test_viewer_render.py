@@ -14,7 +14,7 @@ from PySide6.QtGui import QImage  # noqa: E402
 
 from pdfdesk.core.documents import open_pdf  # noqa: E402
 from pdfdesk.core.render import render_pixmap  # noqa: E402
-from pdfdesk.gui.viewer import render_process, render_queue  # noqa: E402
+from pdfdesk.gui.viewer import render_process, threads  # noqa: E402
 from pdfdesk.gui.viewer.render_process import HELPER, RenderFailed  # noqa: E402
 
 WAIT_MS = 15_000
@@ -106,4 +106,4 @@ def test_the_view_renders_through_the_helper(qtbot, helper, long_pdf):
         qtbot.waitUntil(lambda: all(view.page_fully_rendered(p) for p in view.visible_pages()), timeout=WAIT_MS)
     assert view._worker.helper_renders >= 1, "pages after the first come from the helper"
     view.close_document()
-    assert render_queue.join_all(WAIT_MS)
+    assert threads.join_all(WAIT_MS)

@@ -7,7 +7,8 @@ import pytest
 from pdfdesk.gui.viewer.cache import ByteBudgetCache
 from pdfdesk.gui.viewer.find import FindResults
 from pdfdesk.gui.viewer.history import NavigationHistory, Position
-from pdfdesk.gui.viewer.layout import MARGIN, MAX_ZOOM, MIN_ZOOM, PAGE_GAP, PageLayout, clamp_zoom, step_zoom
+from pdfdesk.gui.viewer.layout import MARGIN, PAGE_GAP, PageLayout
+from pdfdesk.gui.viewer.zoom import MAX_ZOOM, MIN_ZOOM, clamp_zoom, step_zoom
 from pdfdesk.gui.viewer.page_data import PageWords
 from pdfdesk.gui.viewer.selection import SelectionEnd, TextSelection, caret_at
 from pdfdesk.gui.viewer import tiles

@@ -15,7 +15,7 @@ _EXPORTS = {
     "DocumentView": "pdfdesk.gui.viewer.view",
     "ThumbnailPanel": "pdfdesk.gui.viewer.thumbnails",
     "FindBar": "pdfdesk.gui.viewer.find_bar",
-    "shutdown": "pdfdesk.gui.viewer.render_queue",
+    "shutdown": "pdfdesk.gui.viewer.threads",
 }
 
 __all__ = list(_EXPORTS)

@@ -1,5 +1,8 @@
 """FindBar: the Ctrl+F box floating at the top right of a DocumentView.
 
+It talks to the document's state model (start a search, step through hits, read the count), not to
+the view: the view creates the bar and tells it where its viewport is.
+
 Typing searches as you type (after a short pause, so each keystroke does not restart a search
 over a thousand pages); Enter/F3 go to the next hit, Shift+Enter/Shift+F3 to the previous one,
 Esc closes the bar and removes the highlights. The count reads "n of m" and "n of m+" while pages
@@ -8,22 +11,21 @@ are still being searched.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QToolButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
-if TYPE_CHECKING:
-    from pdfdesk.gui.viewer.view import DocumentView
+from pdfdesk.gui.viewer.state import DocumentState
 
 TYPING_PAUSE_MS = 180
 
 
 class FindBar(QFrame):
-    def __init__(self, view: DocumentView) -> None:
-        super().__init__(view)
-        self._view = view
+    def __init__(self, model: DocumentState, host: QWidget) -> None:
+        super().__init__(host)
+        self._model = model
+        self._host = host
+        self._area = QRect()
         self.setObjectName("pdfdeskFindBar")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
@@ -57,38 +59,38 @@ class FindBar(QFrame):
         self.next_button.clicked.connect(self.next)
         self.close_button.clicked.connect(self.close_bar)
         self.edit.installEventFilter(self)
-        view.findChanged.connect(self._on_find_changed)
+        model.findChanged.connect(self._on_find_changed)
         self.hide()
 
     # --- public -------------------------------------------------------------------------------------
     def open_bar(self) -> None:
         """Show, focus and select the text (Ctrl+F again re-selects it for a new search)."""
-        self.place()
+        self.place(self._area)
         self.show()
         self.raise_()
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.edit.selectAll()
-        if self.edit.text() and not self._view.find_status()[1] and self._view.state == "open":
+        if self.edit.text() and not self._model.find_status()[1] and self._model.is_open:
             self._search_now()
 
     def close_bar(self) -> None:
         self._typing.stop()
         self.hide()
-        self._view.clear_find()
-        self._view.setFocus(Qt.FocusReason.OtherFocusReason)
+        self._model.start_find("")
+        self._host.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def next(self) -> None:
         self._flush()
-        self._view.find_next()
+        self._model.find_step(+1)
 
     def previous(self) -> None:
         self._flush()
-        self._view.find_previous()
+        self._model.find_step(-1)
 
-    def place(self) -> None:
-        """Top right of the viewport, clear of the vertical scroll bar."""
+    def place(self, viewport: QRect) -> None:
+        """Top right of `viewport` (the host's page area), clear of the vertical scroll bar."""
+        self._area = QRect(viewport)
         self.adjustSize()
-        viewport = self._view.viewport().geometry()
         width = min(self.sizeHint().width(), max(120, viewport.width() - 16))
         self.resize(width, self.sizeHint().height())
         self.move(viewport.right() - width - 8, viewport.top() + 8)
@@ -104,7 +106,7 @@ class FindBar(QFrame):
         self._typing.start()
 
     def _search_now(self) -> None:
-        self._view.find(self.edit.text())
+        self._model.start_find(self.edit.text())
 
     def _on_return(self) -> None:
         if self._typing.isActive():

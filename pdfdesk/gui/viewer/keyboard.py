@@ -7,6 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 
+from pdfdesk.gui.viewer.zoom import NATURAL_ZOOM
+
 
 class KeyboardCommands:
     """Mixin of DocumentView."""
@@ -47,7 +49,7 @@ class KeyboardCommands:
         if mods == ctrl and key == Qt.Key.Key_Minus:
             return self.zoom_out
         if mods == ctrl and key == Qt.Key.Key_0:
-            return lambda: self.set_zoom(1.0)
+            return lambda: self.set_zoom(NATURAL_ZOOM)
         if key == Qt.Key.Key_F3 and mods == Qt.KeyboardModifier.NoModifier:
             return self._find_next_or_open
         if key == Qt.Key.Key_F3 and mods == shift:
@@ -70,7 +72,7 @@ class KeyboardCommands:
             return lambda: vbar.setValue(vbar.value() + vbar.singleStep())
         if key == Qt.Key.Key_Up:
             return lambda: vbar.setValue(vbar.value() - vbar.singleStep())
-        if key == Qt.Key.Key_Escape and (self._selection.active or self._highlights is not None):
+        if key == Qt.Key.Key_Escape and (self.model.selection.active or self.model.highlights is not None):
             return self._escape
         return None
 
@@ -82,7 +84,7 @@ class KeyboardCommands:
         self.clear_highlights()
 
     def _find_next_or_open(self) -> None:
-        if self._find.needle:
+        if self.model.find.needle:
             self.find_next()
         else:
             self.show_find_bar()

@@ -11,33 +11,11 @@ import bisect
 import math
 from dataclasses import dataclass
 
-MIN_ZOOM = 0.25
-MAX_ZOOM = 8.0
-# Ctrl +/- steps through these, the way browsers and pdf.js do.
-ZOOM_STEPS = (0.25, 0.33, 0.5, 0.67, 0.75, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+from pdfdesk.gui.viewer.zoom import clamp_zoom
+
 PAGE_GAP = 10.0  # logical pixels between pages
 MARGIN = 12.0  # around the strip
 DEFAULT_PAGE_SIZE = (612.0, 792.0)  # US Letter, used only until the first page's size is known
-
-ZOOM_FIT_WIDTH = "fit_width"
-ZOOM_FIT_PAGE = "fit_page"
-ZOOM_CUSTOM = "custom"
-ZOOM_MODES = (ZOOM_FIT_WIDTH, ZOOM_FIT_PAGE, ZOOM_CUSTOM)
-
-
-def clamp_zoom(zoom: float) -> float:
-    if not math.isfinite(zoom):
-        return 1.0
-    return min(MAX_ZOOM, max(MIN_ZOOM, zoom))
-
-
-def step_zoom(zoom: float, direction: int) -> float:
-    """The next zoom step above (direction > 0) or below the current zoom."""
-    if direction > 0:
-        bigger = [z for z in ZOOM_STEPS if z > zoom * 1.001]
-        return bigger[0] if bigger else MAX_ZOOM
-    smaller = [z for z in ZOOM_STEPS if z < zoom * 0.999]
-    return smaller[-1] if smaller else MIN_ZOOM
 
 
 @dataclass(frozen=True)

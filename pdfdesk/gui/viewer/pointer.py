@@ -9,9 +9,8 @@ from PySide6.QtWidgets import QApplication
 
 from pdfdesk.gui.viewer.history import Position
 from pdfdesk.gui.viewer.layout import MARGIN
-from pdfdesk.gui.viewer.page_data import Link, PageWords
+from pdfdesk.gui.viewer.page_data import Link
 from pdfdesk.gui.viewer.selection import SelectionEnd, word_at
-from pdfdesk.gui.viewer.states import STATE_OPEN
 
 EXTERNAL_SCHEMES = ("http", "https", "mailto")  # other link schemes (file:, javascript:...) never open
 
@@ -21,29 +20,22 @@ class PointerInteraction:
 
     def _hit(self, pos: QPointF) -> tuple[int, float, float] | None:
         """(page index, x_pt, y_pt) under a viewport position, using the nearest page in gaps."""
-        if self._state != STATE_OPEN:
+        if not self.model.is_open:
             return None
         x = pos.x() + self.horizontalScrollBar().value()
         y = pos.y() + self.verticalScrollBar().value()
-        index = self._layout.page_at(y)
+        index = self.model.layout.page_at(y)
         if index < 0:
             return None
-        x_pt, y_pt = self._layout.page_point(index, x, y)
+        x_pt, y_pt = self.model.layout.page_point(index, x, y)
         return index, x_pt, y_pt
 
     def _link_at(self, index: int, x_pt: float, y_pt: float) -> Link | None:
-        info = self._page_info.get(index)
-        if info is None:
-            return None
-        for link in info[1]:
+        for link in self.model.links_of(index):
             x0, y0, x1, y1 = link.rect
             if x0 <= x_pt <= x1 and y0 <= y_pt <= y1:
                 return link
         return None
-
-    def _words_of(self, index: int) -> PageWords | None:
-        info = self._page_info.get(index)
-        return info[0] if info is not None else None
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -54,15 +46,15 @@ class PointerInteraction:
         if hit is None:
             return
         index, x_pt, y_pt = hit
-        if index not in self._page_info:
+        if index not in self.model.page_info:
             self._request_page_info([index])
         self._press = (event.position(), index, x_pt, y_pt)
         self._press_link = self._link_at(index, x_pt, y_pt)
         self._dragging = False
-        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier and self._selection.active:
-            self._selection.extend(SelectionEnd(index, x_pt, y_pt))
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier and self.model.selection.active:
+            self.model.selection.extend(SelectionEnd(index, x_pt, y_pt))
             self._dragging = True
-            self._selection_updated()
+            self.model.selection_updated()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         hit = self._hit(event.position())
@@ -73,10 +65,10 @@ class PointerInteraction:
                     return
                 self._dragging = True
                 self._press_link = None
-                self._selection.start(SelectionEnd(*self._press[1:]))
+                self.model.selection.start(SelectionEnd(*self._press[1:]))
             if hit is not None:
-                self._selection.extend(SelectionEnd(*hit))
-                if hit[0] not in self._page_info:
+                self.model.selection.extend(SelectionEnd(*hit))
+                if hit[0] not in self.model.page_info:
                     self._request_page_info([hit[0]])
             self._update_autoscroll(event.position())
             self.viewport().update()
@@ -89,9 +81,10 @@ class PointerInteraction:
             return
         self._autoscroll.stop()
         if self._dragging:
-            self._selection_updated()
-            if self._selection_text and QGuiApplication.clipboard().supportsSelection():
-                QGuiApplication.clipboard().setText(self._selection_text, QGuiApplication.clipboard().Mode.Selection)
+            self.model.selection_updated()
+            text = self.model.selection_text
+            if text and QGuiApplication.clipboard().supportsSelection():
+                QGuiApplication.clipboard().setText(text, QGuiApplication.clipboard().Mode.Selection)
         else:
             hit = self._hit(event.position())
             link = self._link_at(*hit) if hit is not None else None
@@ -107,12 +100,12 @@ class PointerInteraction:
         hit = self._hit(event.position())
         if event.button() != Qt.MouseButton.LeftButton or hit is None:
             return
-        words = self._words_of(hit[0])
+        words = self.model.words_of(hit[0])
         if words and word_at(words, hit[1], hit[2]) is not None:
             end = SelectionEnd(*hit)
-            self._selection.start(end, word_mode=True)
-            self._selection.extend(end)
-            self._selection_updated()
+            self.model.selection.start(end, word_mode=True)
+            self.model.selection.extend(end)
+            self.model.selection_updated()
         self._press = None
 
     def _update_cursor(self, hit: tuple[int, float, float] | None) -> None:
@@ -121,7 +114,7 @@ class PointerInteraction:
             if self._link_at(*hit) is not None:
                 shape = Qt.CursorShape.PointingHandCursor
             else:
-                words = self._words_of(hit[0])
+                words = self.model.words_of(hit[0])
                 if words and word_at(words, hit[1], hit[2]) is not None:
                     shape = Qt.CursorShape.IBeamCursor
         if self.viewport().cursor().shape() != shape:
@@ -149,15 +142,15 @@ class PointerInteraction:
         pos = self.viewport().mapFromGlobal(QCursor.pos())
         hit = self._hit(QPointF(pos))
         if hit is not None:
-            self._selection.extend(SelectionEnd(*hit))
+            self.model.selection.extend(SelectionEnd(*hit))
             self.viewport().update()
 
     def _activate_link(self, link: Link) -> None:
         if link.page is not None:
-            self._record_history()
+            self.model.record(self._position())
             y_pt = link.y_pt if link.y_pt is not None else -MARGIN / 2 / self.zoom
             self._scroll_to_position(Position(link.page, 0.0, y_pt), keep_x=True)
-            self._set_current(link.page)
+            self.model.set_current(link.page)
             self.viewport().update()
             return
         if link.uri:
@@ -165,10 +158,3 @@ class PointerInteraction:
             url = QUrl(link.uri)
             if self.open_external_links and url.scheme().lower() in EXTERNAL_SCHEMES:
                 QDesktopServices.openUrl(url)
-
-    def _selection_updated(self) -> None:
-        text = self.selected_text()
-        self.viewport().update()
-        if text != self._selection_text:
-            self._selection_text = text
-            self.selectionChanged.emit(text)

@@ -16,7 +16,6 @@ from PySide6.QtGui import QPainter, QPaintEvent
 from pdfdesk.gui.viewer import painter as paint
 from pdfdesk.gui.viewer import tiles
 from pdfdesk.gui.viewer.page_data import Rect
-from pdfdesk.gui.viewer.states import STATE_OPEN
 
 
 class PagePainting:
@@ -25,17 +24,18 @@ class PagePainting:
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self.viewport())
         painter.fillRect(event.rect(), paint.BACKGROUND)
-        if self._message is not None:
-            paint.draw_message(painter, QRectF(self.viewport().rect()), *self._message)
+        model = self.model
+        if model.message is not None:
+            paint.draw_message(painter, QRectF(self.viewport().rect()), *model.message)
             return
-        if self._state != STATE_OPEN:
+        if not model.is_open:
             return
         if tiles.scale_key(self.render_scale()) != self._scheduled_scale:
             self._schedule()  # the screen's scale changed (window moved to another monitor)
         exposed = QRectF(event.rect())
         top = self.verticalScrollBar().value()
         painted_real = False
-        for index in self._layout.pages_between(top + exposed.top(), top + exposed.bottom() + 1):
+        for index in model.layout.pages_between(top + exposed.top(), top + exposed.bottom() + 1):
             painted_real |= self._paint_page(painter, index, exposed)
         painter.end()
         if painted_real and not self._first_painted:
@@ -44,22 +44,23 @@ class PagePainting:
             QTimer.singleShot(0, self._emit_first_painted)
 
     def _emit_first_painted(self) -> None:
-        if self._state == STATE_OPEN:
+        if self.model.is_open:
             self.firstPagePainted.emit()
 
     def _paint_page(self, painter: QPainter, index: int, exposed: QRectF) -> bool:
         """Draw one page; True when at least one image rendered at the current zoom was drawn."""
         target = self.page_rect_in_viewport(index + 1)
         paint.draw_page_frame(painter, target)
-        if index in self._failed_pages:
-            paint.draw_page_error(painter, target, self._failed_pages[index])
+        failed = self.model.failed_pages.get(index)
+        if failed is not None:
+            paint.draw_page_error(painter, target, failed)
             return False
         needed = self._needed_tiles(index)
         present = [(tile, image) for tile in needed if (image := self._tiles.get(tile.key)) is not None]
         if len(present) < len(needed):
             if not self._paint_fallback(painter, index, target) and not present:
                 paint.draw_placeholder(painter, target, index + 1)
-        zoom = self._layout.zoom
+        zoom = self.model.layout.zoom
         for tile, image in present:
             x0, y0, x1, y1 = tile.page_rect_pt()
             painter.drawImage(QRectF(target.x() + x0 * zoom, target.y() + y0 * zoom,
@@ -77,7 +78,7 @@ class PagePainting:
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         drawn = False
-        zoom = self._layout.zoom
+        zoom = self.model.layout.zoom
         if others:
             best = min(others, key=lambda s: abs(math.log(tiles.key_scale(s) / current)))
             scale = tiles.key_scale(best)
@@ -85,7 +86,7 @@ class PagePainting:
                 image = self._tiles.get(key)
                 if image is None:
                     continue
-                tile = tiles.tile(index, self._layout.page_size(index), scale, key.col, key.row)
+                tile = tiles.tile(index, self.model.layout.page_size(index), scale, key.col, key.row)
                 x0, y0, x1, y1 = tile.page_rect_pt()
                 painter.drawImage(QRectF(target.x() + x0 * zoom, target.y() + y0 * zoom,
                                          (x1 - x0) * zoom, (y1 - y0) * zoom), image)
@@ -99,23 +100,24 @@ class PagePainting:
         return drawn
 
     def _page_to_viewport(self, target: QRectF, rect: Rect) -> QRectF:
-        zoom = self._layout.zoom
+        zoom = self.model.layout.zoom
         return QRectF(target.x() + rect[0] * zoom, target.y() + rect[1] * zoom,
                       (rect[2] - rect[0]) * zoom, (rect[3] - rect[1]) * zoom)
 
     def _paint_overlays(self, painter: QPainter, index: int, target: QRectF) -> None:
-        find_hits = self._find.hits_on(index)
+        model = self.model
+        find_hits = model.find.hits_on(index)
         if find_hits:
-            current = self._find.current
+            current = model.find.current
             others = [self._page_to_viewport(target, r) for i, r in enumerate(find_hits)
                       if current != (index, i)]
             paint.draw_rects(painter, others, paint.FIND_HIT)
             if current is not None and current[0] == index:
                 paint.draw_rects(painter, [self._page_to_viewport(target, find_hits[current[1]])],
                                  paint.FIND_CURRENT)
-        if self._highlights is not None and self._highlights[0] == index:
-            rects = self._display_rects(index, self._highlights[1])
+        if model.highlights is not None and model.highlights[0] == index:
+            rects = model.display_rects(index, model.highlights[1])
             paint.draw_rects(painter, [self._page_to_viewport(target, r) for r in rects], paint.SEARCH_HIT)
-        if self._selection.active and index in self._selection.pages():
-            rects = self._selection.rects(index, self._words_of)
+        if model.selection.active and index in model.selection.pages():
+            rects = model.selection.rects(index, model.words_of)
             paint.draw_rects(painter, [self._page_to_viewport(target, r) for r in rects], paint.SELECTION)
