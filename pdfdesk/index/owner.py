@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -354,14 +353,7 @@ def start_background_owner() -> bool:
                 return False
     except OSError:  # no lock file can be made: nor can an index, so no owner is started for nothing
         return False
-    command = [sys.executable, "index", "--drain"] if getattr(sys, "frozen", False) else \
-        [sys.executable, "-m", "pdfdesk", "index", "--drain"]
-    try:
-        subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         close_fds=True, start_new_session=True, env=dict(os.environ))
-    except OSError:
-        return False
-    return True
+    return childproc.start_detached_pdfdesk("index", "--drain")
 
 
 def drain_in_background() -> int:

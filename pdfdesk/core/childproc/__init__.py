@@ -33,17 +33,18 @@ the fork server and spawn children by re-running its own executable; its entry p
 `multiprocessing.freeze_support()`, which PyInstaller's runtime hook extends to catch both.
 
 Where each part lives: `limits` (priority, memory cap), `process` (start method, what a child
-takes over, reaping), `channel` (the pipe, deadline and cancel), `failures` (the coded outcomes),
+takes over, reaping, the detached indexer), `channel` (the pipe, deadline and cancel), `failures` (the coded outcomes),
 `worker` (ChildWorker), `job` (run_job). Callers import from the package.
 """
 
 from pdfdesk.core.childproc.failures import CRASH, DEADLINE, GONE, OUT_OF_MEMORY, START, ChildFailed, JobCancelled
 from pdfdesk.core.childproc.job import run_job
 from pdfdesk.core.childproc.limits import Priority, io_priority, limit_memory, lower_priority
-from pdfdesk.core.childproc.process import START_METHOD
+from pdfdesk.core.childproc.process import START_METHOD, start_detached_pdfdesk
 from pdfdesk.core.childproc.worker import ChildWorker, RawReply
 
 __all__ = [
     "CRASH", "DEADLINE", "GONE", "OUT_OF_MEMORY", "START", "START_METHOD", "ChildFailed", "ChildWorker",
     "JobCancelled", "Priority", "RawReply", "io_priority", "limit_memory", "lower_priority", "run_job",
+    "start_detached_pdfdesk",
 ]

@@ -1,6 +1,6 @@
 """Starting and ending a child: the start method, what the child takes over from its parent at
-start (priority, memory cap, settings, environment, working folder), and reaping it so no zombie
-or open descriptor is left behind.
+start (priority, memory cap, settings, environment, working folder), reaping it so no zombie
+or open descriptor is left behind, and the one detached pdfdesk process (the background indexer).
 """
 
 from __future__ import annotations
@@ -8,6 +8,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import Final
@@ -78,3 +80,16 @@ def reap(process: BaseProcess, kill: bool) -> int | None:
     except ValueError:
         pass
     return code
+
+
+def start_detached_pdfdesk(*arguments: str) -> bool:
+    """Start `pdfdesk ARGUMENTS` as a process of its own session that outlives this one (the
+    background indexer); a frozen bundle re-runs its own executable. False when it cannot start."""
+    command = [sys.executable, *arguments] if getattr(sys, "frozen", False) else \
+        [sys.executable, "-m", "pdfdesk", *arguments]
+    try:
+        subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         close_fds=True, start_new_session=True, env=dict(os.environ))
+    except OSError:
+        return False
+    return True
