@@ -220,6 +220,7 @@ class SearchDetails(RepairNotes):
     semantic_pages_embedded: NotRequired[int]
     semantic_note: NotRequired[str]
     note: NotRequired[str]
+    notes: NotRequired[list[str]]   # arguments brought within their range
     hidden_text: NotRequired[HiddenTextDetails]
 
 

@@ -101,6 +101,26 @@ def _flag_hidden_text(args: dict[str, Any], matches: list[SearchMatch], details:
     return None
 
 
+# Numbers a caller may ask for, and the range each is brought within: a model that asks for 500
+# results or 0 characters of context gets the nearest useful answer and is told, not an error.
+BOUNDS = {"max_results": (1, 100), "context_chars": (10, 2000)}
+
+
+def _within_bounds(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """`args` with each bounded number brought within its range, and a note for each one moved."""
+    notes: list[str] = []
+    args = dict(args)
+    for key, (low, high) in BOUNDS.items():
+        asked = args.get(key)
+        if asked is None:
+            continue
+        used = min(max(asked, low), high)
+        if used != asked:
+            notes.append(f"{key}={asked} is outside {low}-{high}; {used} was used.")
+            args[key] = used
+    return args, notes
+
+
 def _allowed(path: str) -> bool:
     try:
         check_path_allowed(Path(path), get_config())
@@ -208,9 +228,11 @@ def _format(match: SearchMatch, rank: int, library: bool = False) -> str:
                                     "document's vectors exist and the model loads locally, else keyword; sections "
                                     "rank by keywords unless semantic is asked for. details.mode_used says which ran."},
             "granularity": {"type": "string", "enum": ["page", "section"], "default": "page"},
-            "max_results": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
-            "context_chars": {"type": "integer", "minimum": 10, "maximum": 2000, "default": 200,
-                              "description": "Characters either side of the hit in snippet excerpts."},
+            "max_results": {"type": "integer", "default": 10,
+                            "description": "Matches to return, 1-100 (a value outside is brought within, with a note)."},
+            "context_chars": {"type": "integer", "default": 200,
+                              "description": "Characters either side of the hit in snippet excerpts, 10-2000 "
+                                             "(a value outside is brought within, with a note)."},
             "excerpt_style": {"type": "string", "enum": ["paragraph", "snippet"], "default": "paragraph"},
             "password": PASSWORD_PROPERTY,
         },
@@ -220,6 +242,7 @@ def _format(match: SearchMatch, rank: int, library: bool = False) -> str:
 def pdf_search(args: dict[str, Any]) -> ToolResult:
     mode = args.get("mode", "auto")
     query = args["query"].strip()
+    args, clamp_notes = _within_bounds(args)
     if args.get("library"):
         if args.get("path"):
             raise PdfDeskError(VALIDATION_ERROR, "Give either path or library=true, not both.",
@@ -245,6 +268,9 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
         header += f" ({omitted} more omitted to keep the response small; ask for fewer or narrower results)"
     if details.get("documents_outside_roots"):
         header += f" ({details['documents_outside_roots']} library documents outside the allowed folders were not searched)"
+    if clamp_notes:
+        details["notes"] = clamp_notes
+        header += "".join(f"\nNote: {note}" for note in clamp_notes)
     if details.get("note"):
         header += f"\nNote: {neutralise(details['note'], limit=None, quotes=False)}"
     warning = found.hidden_notice

@@ -203,3 +203,23 @@ def test_first_section_search_keeps_every_note(outline_pdf):
     assert details["sections_pending"] is True
     assert "Sections are still being indexed" in details["note"]
     assert "pages not yet indexed were read directly" in details["note"]
+
+
+@pytest.mark.parametrize(("asked", "used"), [({"max_results": 500}, {"max_results": 100}),
+                                             ({"max_results": 0}, {"max_results": 1}),
+                                             ({"context_chars": 3}, {"context_chars": 10}),
+                                             ({"context_chars": 10**6}, {"context_chars": 2000})])
+def test_numbers_out_of_range_are_brought_within_with_a_note(contract_pdf, asked, used):
+    result = search(contract_pdf, "interest", mode="keyword", excerpt_style="snippet", **asked)
+    assert not result.is_error, result.text
+    ((key, value),) = used.items()
+    assert result.details["notes"] == [f"{key}={asked[key]} is outside {'1-100' if key == 'max_results' else '10-2000'}; "
+                                       f"{value} was used."]
+    assert f"Note: {key}={asked[key]}" in result.text
+    if key == "max_results" and value == 1:
+        assert result.details["count"] == 1
+
+
+def test_numbers_in_range_get_no_note(contract_pdf):
+    result = search(contract_pdf, "interest", mode="keyword", max_results=100, context_chars=10)
+    assert "notes" not in result.details
