@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtWidgets import QWidget
 
 from pdfdesk.core.errors import FILE_NOT_FOUND, PdfDeskError
@@ -41,10 +43,18 @@ def test_a_handled_failure_goes_to_its_handler_only(qtbot):
 
 def test_a_failure_after_its_owner_is_gone_is_not_announced(qtbot):
     owner = QWidget()
-    job_started = workers.submit(_fails, owner=owner)
+    owner_gone = threading.Event()
+
+    def fails_once_the_owner_is_gone() -> None:
+        owner_gone.wait(WAIT_MS / 1000)
+        _fails()
+
+    job_started = workers.submit(fails_once_the_owner_is_gone, owner=owner)
+    owner.destroyed.connect(lambda: owner_gone.set())
     owner.deleteLater()
     with qtbot.assertNotEmitted(workers.failure_notices().failed, wait=300):
         qtbot.waitUntil(lambda: job_started.finished, timeout=WAIT_MS)
+    assert owner_gone.is_set()
 
 
 def test_the_main_window_shows_the_failure_in_its_status_bar(qtbot, make_window):
