@@ -1,0 +1,364 @@
+"""Where a note sits: by the words it quotes, not by coordinates alone.
+
+A note remembers its quote, up to 32 characters either side and the offset in the page's
+normalised text (the W3C Web Annotation selectors), so when the file changes (a page inserted,
+text reflowed, a sentence cut) the note is found again by its words, or honestly reported as
+orphaned instead of being drawn over the wrong text. Text is compared NFKC-normalised with
+whitespace collapsed: PDF ligatures ("ﬁ"), Arabic presentation forms and line breaks must not
+decide whether a quote matches what the page says.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pymupdf
+
+from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf
+from pdfdesk.core.errors import INVALID_PAGE, VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.text import page_text, text_page
+from pdfdesk.review.records import CONTEXT_CHARS, Annotation, Rect
+from pdfdesk.review.store import AnnotationStore
+
+MAX_QUOTE_CHARS = 20_000
+MAPPED_PAGES = 32  # per document: a page's character boxes take ~100 bytes a character
+_SPACE = re.compile(r"\s+")
+_HINT = "Give the text exactly as it appears on that page (or select it in the viewer), or give a rect."
+
+
+def normalise(text: str) -> str:
+    """NFKC with every run of whitespace one space: the form quotes are compared in."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def _loose(text: str) -> tuple[str, list[int]]:
+    """`text` without spaces and lower-cased character by character, with each character's
+    offset in `text`: the last resort for quotes whose spacing or case differs (CJK lines that
+    extraction joins with a space, a quote retyped in other case)."""
+    chars: list[str] = []
+    where: list[int] = []
+    for index, char in enumerate(text):
+        if char == " ":
+            continue
+        lower = char.lower()
+        chars.append(lower if len(lower) == 1 else char)
+        where.append(index)
+    return "".join(chars), where
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a quote (or area) was found: what a note stores to be found again."""
+
+    page: int
+    rects: tuple[Rect, ...]
+    quote: str
+    prefix: str
+    suffix: str
+    start: int | None
+
+
+@dataclass
+class PageMap:
+    """A page's normalised text with, for each character, its box and line (None/-1 for the
+    spaces normalising put between words and lines)."""
+
+    text: str
+    boxes: list[Rect | None]
+    lines: list[int]
+
+    def rects(self, start: int, end: int) -> tuple[Rect, ...]:
+        """One rectangle per line the span [start, end) covers, in reading order."""
+        order: list[int] = []
+        spans: dict[int, list[float]] = {}
+        for index in range(start, end):
+            box, line = self.boxes[index], self.lines[index]
+            if box is None:
+                continue
+            if line not in spans:
+                order.append(line)
+                spans[line] = list(box)
+            else:
+                span = spans[line]
+                span[0], span[1] = min(span[0], box[0]), min(span[1], box[1])
+                span[2], span[3] = max(span[2], box[2]), max(span[3], box[3])
+        return tuple((s[0], s[1], s[2], s[3]) for s in (spans[line] for line in order))
+
+
+def _build_map(page: pymupdf.Page) -> PageMap:
+    chars: list[str] = []
+    boxes: list[Rect | None] = []
+    lines: list[int] = []
+    line_no = 0
+    pending = False
+    raw = page.get_text("rawdict", textpage=text_page(page))
+    for block in raw.get("blocks", ()):
+        for line in block.get("lines", ()):
+            line_no += 1
+            pending = bool(chars)
+            for span in line.get("spans", ()):
+                for char in span.get("chars", ()):
+                    box = tuple(char["bbox"])
+                    for piece in unicodedata.normalize("NFKC", char["c"]):
+                        if piece.isspace():
+                            pending = bool(chars)
+                            continue
+                        if pending:
+                            chars.append(" ")
+                            boxes.append(None)
+                            lines.append(-1)
+                            pending = False
+                        chars.append(piece)
+                        boxes.append(box)  # type: ignore[arg-type]
+                        lines.append(line_no)
+    return PageMap("".join(chars), boxes, lines)
+
+
+class PageTexts:
+    """The normalised text of an open document's pages, built lazily and kept while it is open:
+    a cheap plain text to rule pages out, and a character map for pages that may hold a quote."""
+
+    def __init__(self, doc: pymupdf.Document) -> None:
+        self.doc = doc
+        self._loose: dict[int, str] = {}
+        self._maps: OrderedDict[int, PageMap] = OrderedDict()
+
+    @property
+    def page_count(self) -> int:
+        return self.doc.page_count
+
+    def loose_text(self, page: int) -> str:
+        """Page text without spaces, lower-cased: a quote not in here is not on the page."""
+        if page not in self._loose:
+            self._loose[page] = _loose(normalise(page_text(self.doc.load_page(page - 1))))[0]
+        return self._loose[page]
+
+    def page_map(self, page: int) -> PageMap:
+        found = self._maps.get(page)
+        if found is None:
+            found = self._maps[page] = _build_map(self.doc.load_page(page - 1))
+            while len(self._maps) > MAPPED_PAGES:
+                self._maps.popitem(last=False)
+        else:
+            self._maps.move_to_end(page)
+        return found
+
+    def text(self, page: int) -> str:
+        """The page's normalised text (what `start` offsets count in)."""
+        return self.page_map(page).text
+
+
+_texts: OrderedDict[int, PageTexts] = OrderedDict()
+_TEXTS_KEPT = 4  # documents; PyMuPDF's documents take no weak references, so a few are held
+
+
+def page_texts(doc: pymupdf.Document | PageTexts) -> PageTexts:
+    """The document's PageTexts, reused while the same (cached) document stays open; callers
+    hold the MuPDF lock, which also guards this cache."""
+    if isinstance(doc, PageTexts):
+        return doc
+    texts = _texts.get(id(doc))
+    if texts is None or texts.doc is not doc or doc.is_closed:
+        texts = _texts[id(doc)] = PageTexts(doc)
+        while len(_texts) > _TEXTS_KEPT:
+            _texts.popitem(last=False)
+    else:
+        _texts.move_to_end(id(doc))
+    return texts
+
+
+def occurrences(page_map: PageMap, quote: str) -> tuple[int, list[tuple[int, int]]]:
+    """(how loose the match had to be: 0 exact, 1 any case, 2 any spacing, and every (start,
+    end) in the page's normalised text); (3, []) when the quote is not there."""
+    text = page_map.text
+    spans = [(m.start(), m.start() + len(quote)) for m in re.finditer(re.escape(quote), text)]
+    if spans:
+        return 0, spans
+    spans = [(m.start(), m.end()) for m in re.finditer(re.escape(quote), text, re.IGNORECASE)]
+    if spans:
+        return 1, spans
+    loose_text, where = _loose(text)
+    needle = _loose(quote)[0]
+    if needle:
+        spans = [(where[m.start()], where[m.start() + len(needle) - 1] + 1)
+                 for m in re.finditer(re.escape(needle), loose_text)]
+    return (2, spans) if spans else (3, [])
+
+
+def _anchor(page: int, page_map: PageMap, start: int, end: int) -> Anchor:
+    text = page_map.text
+    return Anchor(page, page_map.rects(start, end), text[start:end],
+                  text[max(0, start - CONTEXT_CHARS):start], text[end:end + CONTEXT_CHARS], start)
+
+
+def _centre(rect: Rect) -> tuple[float, float]:
+    return (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+
+
+def _distance(rects: Sequence[Rect], near: Sequence[Rect]) -> tuple[float, float]:
+    """How far an occurrence is from the selection: overlap first (more is nearer), then the
+    distance between the closest centres, a line apart counting more than a word apart."""
+    overlap = 0.0
+    best = float("inf")
+    for rect in rects:
+        x, y = _centre(rect)
+        for other in near:
+            width = min(rect[2], other[2]) - max(rect[0], other[0])
+            height = min(rect[3], other[3]) - max(rect[1], other[1])
+            if width > 0 and height > 0:
+                overlap += width * height
+            ox, oy = _centre(other)
+            best = min(best, (x - ox) ** 2 + 100 * (y - oy) ** 2)
+    return -overlap, best
+
+
+def _check_page(texts: PageTexts, page: int) -> None:
+    if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= texts.page_count:
+        raise PdfDeskError(INVALID_PAGE, f"Page {page} does not exist; the document has "
+                           f"{texts.page_count} page(s).", f"Give a page from 1 to {texts.page_count}.")
+
+
+def _quote_of(quote: str) -> str:
+    wanted = normalise(str(quote))
+    if not wanted:
+        raise PdfDeskError(VALIDATION_ERROR, "The quote is empty.", _HINT)
+    if len(wanted) > MAX_QUOTE_CHARS:
+        raise PdfDeskError(VALIDATION_ERROR, f"The quote is longer than {MAX_QUOTE_CHARS:,} characters.",
+                           "Quote a shorter passage; a note can cover a page with a rect instead.")
+    return wanted
+
+
+def anchor_quote(doc: pymupdf.Document | PageTexts, page: int, quote: str, near: Sequence[Rect] = ()) -> Anchor:
+    """Anchor `quote` on `page` (1-based): the occurrence nearest `near` (the selection's rects)
+    when it occurs more than once, else the first."""
+    texts = page_texts(doc)
+    _check_page(texts, page)
+    wanted = _quote_of(quote)
+    page_map = texts.page_map(page)
+    _, spans = occurrences(page_map, wanted)
+    if not spans:
+        shown = wanted if len(wanted) <= 80 else wanted[:80] + "…"
+        raise PdfDeskError(VALIDATION_ERROR, f"The quote {shown!r} is not on page {page}.", _HINT)
+    if near and len(spans) > 1:
+        spans.sort(key=lambda span: _distance(page_map.rects(*span), near))
+    return _anchor(page, page_map, *spans[0])
+
+
+def _mostly_inside(word: pymupdf.Rect, area: pymupdf.Rect) -> bool:
+    """A word belongs to an area when at least half of it lies inside."""
+    return (word & area).get_area() >= 0.5 * max(word.get_area(), 1e-9)
+
+
+def anchor_area(doc: pymupdf.Document | PageTexts, page: int, rect: Rect) -> Anchor:
+    """Anchor a rectangle (a figure, a table, a scanned passage); its quote is the words inside,
+    so it can follow them to another page later, and may be empty."""
+    texts = page_texts(doc)
+    _check_page(texts, page)
+    area = pymupdf.Rect(rect)
+    pdf_page = texts.doc.load_page(page - 1)
+    words = [w for w in pdf_page.get_text("words", textpage=text_page(pdf_page))
+             if _mostly_inside(pymupdf.Rect(w[:4]), area)]
+    quote = normalise(" ".join(w[4] for w in words))
+    if quote:
+        page_map = texts.page_map(page)
+        _, spans = occurrences(page_map, quote)
+        if spans:
+            spans.sort(key=lambda span: _distance(page_map.rects(*span), (tuple(rect),)))
+            found = _anchor(page, page_map, *spans[0])
+            return Anchor(page, (tuple(rect),), found.quote, found.prefix, found.suffix, found.start)
+    return Anchor(page, (tuple(rect),), quote, "", "", None)  # type: ignore[arg-type]
+
+
+def _context_score(ann: Annotation, text: str, start: int, end: int) -> float:
+    """How much of the note's remembered prefix and suffix surround this occurrence (0..1)."""
+    prefix, suffix = normalise(ann.prefix), normalise(ann.suffix)
+    if not prefix and not suffix:
+        return 1.0
+    before, after = text[max(0, start - len(prefix) - 1):start].rstrip(), text[end:end + len(suffix) + 1].lstrip()
+    prefix = prefix.rstrip()
+    suffix = suffix.lstrip()
+    same_before = 0
+    while same_before < min(len(prefix), len(before)) and prefix[-1 - same_before] == before[-1 - same_before]:
+        same_before += 1
+    same_after = 0
+    while same_after < min(len(suffix), len(after)) and suffix[same_after] == after[same_after]:
+        same_after += 1
+    return (same_before + same_after) / max(1, len(prefix) + len(suffix))
+
+
+def reanchor(doc: pymupdf.Document | PageTexts, ann: Annotation) -> Anchor | None:
+    """Find the note again in a changed version: exact text first, then the occurrence whose
+    prefix/suffix fit best, then the one nearest its old page. None: the quote is gone."""
+    texts = page_texts(doc)
+    count = texts.page_count
+    if not ann.quote.strip():
+        if 1 <= ann.page <= count:
+            return Anchor(ann.page, ann.rects, ann.quote, ann.prefix, ann.suffix, ann.start)
+        return None
+    wanted = normalise(ann.quote)
+    needle = _loose(wanted)[0]
+    old = min(max(ann.page, 1), count)
+    best: tuple[tuple, Anchor] | None = None
+    for page in sorted(range(1, count + 1), key=lambda p: (abs(p - old), p)):
+        distance = abs(page - old)
+        if best is not None and best[0][:2] == (0, -1.0) and distance > best[0][2]:
+            break  # a perfect match nearer the old page than anything left to look at
+        try:
+            if needle not in texts.loose_text(page):
+                continue
+            page_map = texts.page_map(page)
+        except (PdfDeskError, *MUPDF_ERRORS):  # a damaged or hostile page cannot hold the note
+            continue
+        level, spans = occurrences(page_map, wanted)
+        for start, end in spans:
+            shift = abs(start - ann.start) if (ann.start is not None and page == ann.page) else 0
+            key = (level, -_context_score(ann, page_map.text, start, end), distance, shift)
+            if best is None or key < best[0]:
+                best = (key, _anchor(page, page_map, start, end))
+    if best is None:
+        return None
+    found = best[1]
+    if ann.kind == "area" and found.rects:
+        box = pymupdf.Rect(found.rects[0])
+        for rect in found.rects[1:]:
+            box |= pymupdf.Rect(rect)
+        return Anchor(found.page, ((box.x0, box.y0, box.x1, box.y1),), found.quote, found.prefix,
+                      found.suffix, found.start)
+    return found
+
+
+def document_path(opened: OpenedPdf) -> str:
+    """The path a note remembers: the file as it was opened (absolute), or the URL it came from."""
+    source = opened.source
+    return str(source.path.absolute()) if source.path is not None else source.display
+
+
+def sync(store: AnnotationStore, opened: OpenedPdf) -> list[Annotation]:
+    """The notes of an opened document, each re-anchored when it was made on another version
+    (moved, anchored or orphaned) and the result stored; orphaned notes keep everything."""
+    fingerprint, path = opened.fingerprint, document_path(opened)
+    texts = page_texts(opened.doc)
+    result: list[Annotation] = []
+    for ann in store.for_document(fingerprint, path):
+        if ann.source != "pdfdesk" or (ann.fingerprint == fingerprint and ann.status != "orphaned"):
+            if ann.source == "pdfdesk" and ann.path != path:
+                ann = store.update(ann.id, path=path)
+            result.append(ann)
+            continue
+        anchor = reanchor(texts, ann)
+        if anchor is None:
+            if ann.status != "orphaned":
+                ann = store.update(ann.id, status="orphaned")
+        else:
+            status = "moved" if anchor.page != ann.page else "anchored"
+            ann = store.update(ann.id, page=anchor.page, rects=anchor.rects, quote=anchor.quote,
+                               prefix=anchor.prefix, suffix=anchor.suffix, start=anchor.start,
+                               status=status, fingerprint=fingerprint, path=path)
+        result.append(ann)
+    result.sort(key=lambda a: (a.page, a.top, a.created))
+    return result
+
