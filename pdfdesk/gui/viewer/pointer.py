@@ -92,6 +92,7 @@ class PointerInteraction:
                 self._activate_link(link)
             else:
                 self.clear_selection()
+                self._click_annotation(hit)
         self._press = None
         self._press_link = None
         self._dragging = False

@@ -133,18 +133,22 @@ class TextSelection:
 
     def text(self, words_of: WordsOf) -> str:
         """The selected words, spaces within a line, line breaks between lines and pages."""
-        parts: list[str] = []
+        return "\n".join(self.page_texts(words_of).values())
+
+    def page_texts(self, words_of: WordsOf) -> dict[int, str]:
+        """The selected words of each page (in page order), as `text` joins them."""
+        texts: dict[int, str] = {}
         for page, (start, stop) in sorted(self.ranges(words_of).items()):
             words = words_of(page)
             if words is None:
                 continue
-            if parts:
-                parts.append("\n")
+            parts: list[str] = []
             for index in range(start, stop):
                 if index > start:
                     parts.append(" " if words.line_key(index) == words.line_key(index - 1) else "\n")
                 parts.append(words.text(index))
-        return "".join(parts)
+            texts[page] = "".join(parts)
+        return texts
 
     def rects(self, page: int, words_of: WordsOf) -> list[Rect]:
         """Highlight boxes on `page`: selected words merged per line."""

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, Signal
 
 from pdfdesk.core.errors import PASSWORD_REQUIRED, WRONG_PASSWORD
+from pdfdesk.gui.viewer.annotation_layer import AnnotationLayer
 from pdfdesk.gui.viewer.find import FindResults
 from pdfdesk.gui.viewer.history import NavigationHistory, Position
 from pdfdesk.gui.viewer.layout import PageLayout
@@ -85,6 +86,7 @@ class DocumentState(QObject):
         self.failed_pages: dict[int, str] = {}
         self.matrices: dict[int, tuple[float, ...]] = {}
         self.geometry_known = 0  # pages 0.. below this have their real size and rotation
+        self.annotations = AnnotationLayer(self)  # review annotations (emptied with the document)
 
     # --- the document ----------------------------------------------------------------------------
     @property
@@ -155,6 +157,7 @@ class DocumentState(QObject):
         self.selection_text = ""
         self.history.clear()
         self.current = 0
+        self.annotations.clear()
         zoom = self.layout.zoom
         self.layout = PageLayout()
         self.layout.zoom = zoom
@@ -175,15 +178,19 @@ class DocumentState(QObject):
     def display_rects(self, index: int, rects: list[Rect]) -> list[Rect]:
         """Rects in unrotated page space (as MuPDF text search gives them) -> displayed space."""
         matrix = self.matrices.get(index)
+        return rects if matrix is None else _map_rects(matrix, rects)
+
+    def unrotated_rects(self, index: int, rects: list[Rect]) -> list[Rect]:
+        """Displayed space -> unrotated page space (what the tools store): display_rects undone."""
+        matrix = self.matrices.get(index)
         if matrix is None:
             return rects
         a, b, c, d, e, f = matrix
-        mapped = []
-        for x0, y0, x1, y1 in rects:
-            xs = [a * x + c * y + e for x, y in ((x0, y0), (x1, y1))]
-            ys = [b * x + d * y + f for x, y in ((x0, y0), (x1, y1))]
-            mapped.append((min(xs), min(ys), max(xs), max(ys)))
-        return mapped
+        det = a * d - b * c
+        if not det:
+            return rects
+        return _map_rects((d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det),
+                          rects)
 
     # --- zoom and the current page ---------------------------------------------------------------
     @property
@@ -320,3 +327,14 @@ class DocumentState(QObject):
 
     def _emit_find(self) -> None:
         self.findChanged.emit(*self.find_status())
+
+
+def _map_rects(matrix: tuple[float, ...], rects: list[Rect]) -> list[Rect]:
+    """Each rect's corners through an affine matrix, as the axis-aligned box around them."""
+    a, b, c, d, e, f = matrix
+    mapped = []
+    for x0, y0, x1, y1 in rects:
+        xs = [a * x + c * y + e for x, y in ((x0, y0), (x1, y1))]
+        ys = [b * x + d * y + f for x, y in ((x0, y0), (x1, y1))]
+        mapped.append((min(xs), min(ys), max(xs), max(ys)))
+    return mapped

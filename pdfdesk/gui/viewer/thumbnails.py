@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from pdfdesk.gui.viewer import painter as paint
+from pdfdesk.gui.viewer.annotation_painting import draw_annotations
 
 if TYPE_CHECKING:
     from pdfdesk.gui.viewer.view import DocumentView
@@ -80,6 +81,12 @@ class _ThumbnailDelegate(QStyledItemDelegate):
             painter.restore()
         else:
             self._panel.want(row)
+        items = view.model.annotations.painted_on(row)
+        if items:  # highlights show where the notes are while skimming the pages
+            draw_annotations(painter, items, lambda rects: view.model.display_rects(row, rects),
+                             lambda r: QRectF(target.x() + r[0] * scale, target.y() + r[1] * scale,
+                                              (r[2] - r[0]) * scale, (r[3] - r[1]) * scale),
+                             (width, height), scale, details=False)
         painter.setPen(QColor(0, 0, 0, 90) if not selected else option.palette.color(QPalette.ColorRole.Highlight))
         painter.drawRect(target.adjusted(-0.5, -0.5, 0.5, 0.5))
         label = QRect(cell.x(), int(target.bottom()) + 2, cell.width(), LABEL_HEIGHT)
@@ -113,6 +120,7 @@ class ThumbnailPanel(QListView):
         view.currentPageChanged.connect(self._on_current_page)
         view.previewReady.connect(self._on_preview)
         view.pageSizesChanged.connect(self.viewport().update)
+        view.model.annotations.changed.connect(self._on_annotations_changed)
         if view.page_count:
             self._on_document_opened(view.page_count)
 
@@ -158,6 +166,16 @@ class ThumbnailPanel(QListView):
             rect = self.visualRect(self._model.index(row))
             if rect.intersects(self.viewport().rect()):
                 self.viewport().update(rect)
+
+    def _on_annotations_changed(self, pages: set[int] | None) -> None:
+        if pages is None:
+            self.viewport().update()
+            return
+        for row in pages:
+            if 0 <= row < self._model.rowCount():
+                rect = self.visualRect(self._model.index(row))
+                if rect.intersects(self.viewport().rect()):
+                    self.viewport().update(rect)
 
     def _on_clicked(self, index: QModelIndex) -> None:
         if index.isValid():

@@ -5,8 +5,8 @@ The document's state — pages, sizes, current page, zoom, selection, find hits,
 the document's worker (`render_queue`; pixels in the render helper process), which the view asks
 for what the render policy says is needed after every scroll or zoom. This module holds the
 public API and the wiring; geometry (`view_geometry`), the worker's answers and what to render
-(`view_rendering`), painting (`view_painting`), keys (`keyboard`) and the mouse (`pointer`) are
-mixins.
+(`view_rendering`), painting (`view_painting`), keys (`keyboard`), the mouse (`pointer`) and review
+annotations (`annotation_tools`, `area_tool`, `context_menu`) are mixins.
 """
 
 from __future__ import annotations
@@ -21,7 +21,10 @@ from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QWidget
 
 from pdfdesk.core.references import PdfSource
 from pdfdesk.gui.viewer import memory, render_process, tiles
+from pdfdesk.gui.viewer.annotation_tools import AnnotationTools
+from pdfdesk.gui.viewer.area_tool import AreaTool
 from pdfdesk.gui.viewer.cache import DEFAULT_BUDGET_BYTES, ByteBudgetCache
+from pdfdesk.gui.viewer.context_menu import ContextMenu
 from pdfdesk.gui.viewer.find_bar import FindBar
 from pdfdesk.gui.viewer.history import Position
 from pdfdesk.gui.viewer.keyboard import KeyboardCommands
@@ -48,8 +51,8 @@ def _image_bytes(image: QImage) -> int:
     return image.sizeInBytes()
 
 
-class DocumentView(PagePainting, KeyboardCommands, PointerInteraction, ViewRendering, ViewGeometry,
-                   QAbstractScrollArea):
+class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, KeyboardCommands, PointerInteraction,
+                   ViewRendering, ViewGeometry, QAbstractScrollArea):
     """A PDF shown as a continuous vertical strip of pages."""
 
     documentOpened = Signal(int)  # page count
@@ -60,7 +63,13 @@ class DocumentView(PagePainting, KeyboardCommands, PointerInteraction, ViewRende
     historyChanged = Signal(bool, bool)  # can go back, can go forward
     firstPagePainted = Signal()
     selectionChanged = Signal(str)
+    annotateRequested = Signal(dict)  # pending_id, kind, page, quote, rects, color: store it
+    annotationClicked = Signal(str)  # id of the annotation clicked (now the selected one)
+    annotationActivated = Signal(str)  # id double-clicked: open its editor
+    annotationEditRequested = Signal(str)
+    annotationDeleteRequested = Signal(str)
     # beyond the contract
+    areaToolChanged = Signal(bool)  # the area tool was turned on or off (menus keep a check mark)
     previewReady = Signal(int)  # 0-based page whose small preview image arrived (thumbnails)
     pageSizesChanged = Signal()  # real page sizes replaced stand-ins (thumbnails re-measure)
     findChanged = Signal(int, int, bool)  # current hit (1-based, 0 = none), hits so far, search finished
@@ -98,6 +107,7 @@ class DocumentView(PagePainting, KeyboardCommands, PointerInteraction, ViewRende
         self._find_bar: FindBar | None = None
         self._init_geometry()
         self._init_rendering()
+        self._init_area_tool()
         # The worker must be stopped even if the view is deleted without close_document(); the
         # destroyed signal fires when `self` can no longer be used, so it gets a box, not self.
         self._worker_box: list[DocumentWorker | None] = [None]
@@ -107,6 +117,7 @@ class DocumentView(PagePainting, KeyboardCommands, PointerInteraction, ViewRende
         self._autoscroll.timeout.connect(self._autoscroll_step)
         self._autoscroll_delta = 0
         self._observe(self.model)
+        self._init_annotations()
 
     def _observe(self, model: DocumentState) -> None:
         """Paint what the model says; pass its news on as the view's signals (after the view has

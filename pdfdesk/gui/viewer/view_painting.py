@@ -106,6 +106,7 @@ class PagePainting:
 
     def _paint_overlays(self, painter: QPainter, index: int, target: QRectF) -> None:
         model = self.model
+        self._paint_annotations(painter, index, target)  # under the find hits and the selection
         find_hits = model.find.hits_on(index)
         if find_hits:
             current = model.find.current
