@@ -15,7 +15,7 @@ from pdfdesk.core import paths
 from pdfdesk.core.config import ConfigError, get_config, set_config
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
-COMMANDS = ("tool", "tools", "index", "mcp", "ask", "model")
+COMMANDS = ("tool", "tools", "index", "mcp", "ask", "model", "review")
 TOOL_FLAGS = ("--no-image-data", "--text")
 
 
@@ -51,7 +51,12 @@ def _parser() -> argparse.ArgumentParser:
     mcp.add_argument("--root", action="append", default=[], metavar="DIR",
                      help="allow only files under DIR (repeatable; turns on workspace-only)")
     mcp.add_argument("--no-remote", action="store_true", help="sandbox: refuse http(s) URLs")
+    mcp.add_argument("--allow-annotate", action="store_true",
+                     help="let clients add, change, delete and export review notes (default: list them only)")
     mcp.add_argument("--verbose", action="store_true", help="log each tool call to stderr")
+    from pdfdesk.cli_review import add_review_parser
+
+    add_review_parser(sub)
     return parser
 
 
@@ -191,8 +196,25 @@ def main(argv: list[str] | None = None) -> int:
     if options.command == "mcp":
         from pdfdesk.mcp_server import run as serve_mcp
 
-        return serve_mcp(options.root, options.no_remote, options.verbose)
+        return serve_mcp(options.root, options.no_remote, options.verbose, options.allow_annotate)
+    if options.command == "review":
+        return _review(options)
     return start_app([])
+
+
+def _review(options: argparse.Namespace) -> int:
+    """`pdfdesk review ...`: one review tool call, printed as text (or JSON with --json)."""
+    from pdfdesk.cli_review import ReviewUsageError, review_call
+
+    try:
+        name, args = review_call(options)
+    except ReviewUsageError as exc:
+        sys.stderr.write(f"pdfdesk review {options.review_action}: {exc}\n")
+        return EXIT_USAGE
+    try:
+        return call_tool_and_print(name, json.dumps(args), as_text=not options.json)
+    finally:
+        _stop_workers()
 
 
 EXIT_CRASH = 3

@@ -16,9 +16,9 @@ from typing import Any
 
 from pdfdesk.agent.citations import CitationTracker
 from pdfdesk.agent.events import AgentError, AgentEvent, Citation, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted
-from pdfdesk.agent.prompts import CHAT_TOOLS, LAST_TURN_NOTE, display_name, system_prompt
+from pdfdesk.agent.prompts import CHAT_ACTIONS, CHAT_PARAMETERS, CHAT_TOOLS, LAST_TURN_NOTE, display_name, system_prompt
 from pdfdesk.core.config import Config
-from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.errors import PERMISSION_DENIED, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.models.providers.base import (
     ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, TextPart, ToolCall, ToolOutput, ToolSpec,
 )
@@ -56,13 +56,27 @@ class TurnState:
 CHAT_HIDDEN_PARAMETERS = ("library",)  # the chat reads the attached documents only
 
 
+def _chat_properties(name: str, properties: dict[str, Any]) -> dict[str, Any]:
+    """The parameters the chat is offered: no library, and for a tool that also writes, only its
+    reading actions and their parameters (with the document required: it must be an attached one)."""
+    kept = {k: v for k, v in properties.items() if k not in CHAT_HIDDEN_PARAMETERS}
+    if name in CHAT_PARAMETERS:
+        kept = {k: v for k, v in kept.items() if k in CHAT_PARAMETERS[name]}
+    if name in CHAT_ACTIONS and "action" in kept:
+        kept["action"] = {**kept["action"], "enum": list(CHAT_ACTIONS[name]),
+                          "description": f"Only {', '.join(CHAT_ACTIONS[name])} here."}
+    return kept
+
+
 def tool_specs(names: Sequence[str] = CHAT_TOOLS) -> list[ToolSpec]:
     specs = []
     for name in names:
         tool = get_tool(name)
         if tool is not None:
             schema = dict(tool.schema)
-            properties = {k: v for k, v in schema.get("properties", {}).items() if k not in CHAT_HIDDEN_PARAMETERS}
+            properties = _chat_properties(name, schema.get("properties", {}))
+            if name in CHAT_ACTIONS and "path" in properties:
+                schema["required"] = [*schema.get("required", []), "path"]
             if "properties" in schema:
                 schema["properties"] = properties
                 schema["required"] = [r for r in schema.get("required", []) if r in properties]
@@ -91,6 +105,9 @@ def summarize_result(name: str, result: ToolResult) -> str:
         return f"Outline of {file}: {count} entries"
     if name == "pdf_info":
         return f"{file}: {details.get('pages_total', '?')} pages"
+    if name == "pdf_annotate" and details.get("action") == "list":
+        count = details.get("count", 0)
+        return f"{count} annotation{'s' * (count != 1)}" + (f" on {file}" if file else "")
     return (result.text.splitlines() or [""])[0][:160]
 
 
@@ -118,6 +135,11 @@ class AgentLoop:
             raise PdfDeskError(VALIDATION_ERROR, f"The call could not be read: {call.extra['arguments_error']}.",
                                "Send the arguments as a JSON object.")
         args = dict(call.arguments)
+        allowed = CHAT_ACTIONS.get(call.name)
+        if allowed is not None and args.get("action") not in allowed:
+            raise PdfDeskError(PERMISSION_DENIED, f"In this chat {call.name} may only {' or '.join(allowed)}; "
+                               f"action {str(args.get('action'))[:40]!r} is for the user to do.",
+                               f"Call {call.name} with action {allowed[0]!r}, or suggest the change to the user.")
         if args.get("library"):  # the library holds documents the user did not attach to this conversation
             raise PdfDeskError(VALIDATION_ERROR, "This conversation searches only the attached documents, not the "
                                "whole library.", "Search each attached document with path.")

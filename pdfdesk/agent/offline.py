@@ -2,7 +2,7 @@
 
 It searches the attached documents with `pdf_search` (hybrid when an embedding model is present)
 and quotes the best passages with page citations; it also handles "summarize", "what is on page
-N" and "find X". Every answer says plainly that no model is set up and how to add one.
+N", "find X" and "summarise my notes" (the user's annotations, from `pdf_annotate` list). Every answer says plainly that no model is set up and how to add one.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ _PAGE_INTENT = re.compile(r"\b(what(?:'s| is| does it say)?\s+(?:on|in)|show|rea
                           r"look at|open|go to)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|outline|tl;?dr|gist|main points|what(?:'s| is) (?:this|it|"
                       r"the \w+) about)\b", re.IGNORECASE)
+_NOTES = re.compile(r"\b(?:my|our|the|all|review)\s+(?:own\s+)?(?:notes|annotations|highlights|comments)\b",
+                    re.IGNORECASE)
+NOTES_LISTED = 30            # per document
 _FIND = re.compile(r"^\s*(?:please\s+)?(?:find|search(?:\s+for)?|look\s+for|locate|where\s+(?:is|are|does\s+it\s+"
                    r"(?:say|mention|talk\s+about|discuss)|do(?:es)?\s+(?:they|it)\s+(?:mention|say|discuss))|"
                    r"which\s+pages?\s+(?:mentions?|says?|discuss(?:es)?|contains?))\s+(?P<what>.+?)\s*[?.!]*\s*$",
@@ -85,7 +88,9 @@ class _Intent:
 
 
 def classify(text: str) -> _Intent:
-    """What the user asks for: a summary, one page, a search, or a question."""
+    """What the user asks for: their notes, a summary, one page, a search, or a question."""
+    if _NOTES.search(text):
+        return _Intent("notes")
     page = _PAGE.search(text)
     if page and (_PAGE_INTENT.search(text) or len(content_words(text)) <= 2):
         return _Intent("page", page=int(page.group(1)))
@@ -128,7 +133,8 @@ class OfflineAnswerer:
             body = "There is no document to answer from yet: attach a PDF (drag it into the window or open it) and ask again."
         else:
             intent = classify(text)
-            handler = {"summary": self._summary, "page": self._page, "find": self._find, "question": self._question}
+            handler = {"summary": self._summary, "page": self._page, "find": self._find, "question": self._question,
+                       "notes": self._notes}
             body = await handler[intent.kind](intent, events)
         for event in events:
             yield event
@@ -215,6 +221,35 @@ class OfflineAnswerer:
         lead = sentences(page_text)[:4]
         excerpt = " ".join(lead) if lead else _squash(page_text, 900)
         return f"Page {intent.page} of {display_name(document)} begins: “{_squash(excerpt, 900)}” {self._cite(document, intent.page)}"
+
+    async def _notes(self, intent: _Intent, events: list[AgentEvent]) -> str:
+        """The user's highlights and notes on each document, in page order, each cited."""
+        parts: list[str] = []
+        for document in self.documents:
+            result = await self._tool("pdf_annotate", {"action": "list", "path": document}, events)
+            if result.is_error:
+                parts.append(self._error_line(document, result))
+                continue
+            items = result.details.get("annotations", [])
+            if not items:
+                parts.append(f"{display_name(document)} has no notes or highlights yet.")
+                continue
+            lines = [f"{display_name(document)}: {len(items)} note{'s' * (len(items) != 1)} and highlight"
+                     f"{'s' * (len(items) != 1)}:"]
+            for item in items[:NOTES_LISTED]:
+                said = [f"“{_squash(item['quote'], 200)}”"] if item.get("quote") else []
+                if item.get("note"):
+                    said.append(_squash(item["note"], 300))
+                if item.get("answer"):
+                    said.append("pinned answer: " + _squash(str(item["answer"].get("text", "")), 300))
+                flag = " (orphaned: its text is gone from this version)" if item.get("status") == "orphaned" else ""
+                source = " (in the PDF itself)" if item.get("source") == "pdf" else ""
+                lines.append(f"- {' — '.join(said) or item.get('kind', 'note')}{flag}{source} "
+                             f"{self._cite(document, item['page'])}")
+            if len(items) > NOTES_LISTED:
+                lines.append(f"(The first {NOTES_LISTED} of {len(items)}; the Notes panel lists them all.)")
+            parts.append("\n".join(lines))
+        return "\n\n".join(parts)
 
     async def _summary(self, intent: _Intent, events: list[AgentEvent]) -> str:
         parts: list[str] = []

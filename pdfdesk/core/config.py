@@ -60,6 +60,7 @@ class Config:
     roots: tuple[str, ...] = ()
     allow_remote: bool = True           # False = sandbox: URLs are refused (remote_disabled)
     allow_private_addresses: bool = False  # let URLs reach loopback/private/link-local hosts
+    annotate_writes: bool = True        # tools may add, change and export review notes (`pdfdesk mcp` turns it off)
     fetch_timeout_s: float = 20.0
     max_redirects: int = 3
     semantic: bool = True               # use an embedding model when one is available

@@ -255,6 +255,72 @@ class PdfDetails(FencedDetails):
     notes: NotRequired[list[str]]
 
 
+# -- pdf_annotate and pdf_export_review ---------------------------------------------------------
+class AnswerCitation(TypedDict):
+    file: str
+    page: int
+
+
+class PinnedAnswer(TypedDict):
+    question: str
+    text: str
+    citations: list[AnswerCitation]
+
+
+class AnnotationItem(TypedDict):
+    """`review.records.Annotation.to_details`: one annotation as every front end reads it."""
+
+    id: str
+    file: str
+    page: int
+    kind: Literal["highlight", "note", "area", "answer"]
+    status: Literal["anchored", "moved", "orphaned"]
+    source: Literal["pdfdesk", "pdf"]
+    quote: str
+    prefix: str
+    suffix: str
+    note: str
+    color: str
+    tags: list[str]
+    rects: list[list[float]]   # [x0, y0, x1, y1] in page points, top-left origin, unrotated
+    created: str
+    updated: str
+    answer: NotRequired[PinnedAnswer]
+    path: NotRequired[str]     # listing every document: the path its document was opened at
+    deleted: NotRequired[bool]  # a tombstone (delete returns it; restore brings it back)
+
+
+class AnnotatedDocument(TypedDict):
+    file: str
+    path: str
+    count: int
+
+
+class AnnotateDetails(RepairNotes):
+    action: Literal["add", "list", "update", "delete", "restore"]
+    file: NotRequired[str]
+    pages_total: NotRequired[int]
+    annotation: NotRequired[AnnotationItem]
+    annotations: NotRequired[list[AnnotationItem]]
+    count: NotRequired[int]
+    file_annotations: NotRequired[int]        # of `annotations`, the PDF's own (read-only)
+    moved: NotRequired[int]                   # found again on another page of a changed version
+    orphaned: NotRequired[int]                # their text is gone from this version
+    text_omitted: NotRequired[int]            # entries the text content left out to stay small
+    documents: NotRequired[list[AnnotatedDocument]]
+    documents_outside_roots: NotRequired[int]
+
+
+class ExportReviewDetails(FencedDetails):
+    output: str
+    format: Literal["pdf", "markdown", "html", "json"]
+    documents: int
+    annotations: int
+    files: list[str]
+    overwritten: bool
+    skipped: NotRequired[int]                 # notes whose page the PDF no longer has
+
+
 # -- errors ------------------------------------------------------------------------------------
 class ErrorDetails(TypedDict):
     """`PdfDeskError.to_details`: a code, words for the user, what to do; then what some codes add."""
@@ -287,4 +353,6 @@ SUCCESS_DETAILS: dict[str, type] = {
     "pdf_outline": OutlineDetails,
     "pdf_search": SearchDetails,
     "pdf": PdfDetails,
+    "pdf_annotate": AnnotateDetails,
+    "pdf_export_review": ExportReviewDetails,
 }

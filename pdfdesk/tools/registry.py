@@ -53,7 +53,8 @@ def _fence_content(result: ToolResult) -> None:
 
 
 # The order tools are listed in (CLI, MCP, model providers), whatever order their modules load in.
-TOOL_ORDER = ("pdf_info", "pdf_extract_text", "pdf_render_page", "pdf_outline", "pdf_search", "pdf")
+TOOL_ORDER = ("pdf_info", "pdf_extract_text", "pdf_render_page", "pdf_outline", "pdf_search", "pdf",
+              "pdf_annotate", "pdf_export_review")
 
 
 def all_tools() -> list[Tool]:
@@ -70,6 +71,8 @@ def get_tool(name: str) -> Tool | None:
 def _load_builtin_tools() -> None:
     # Importing the modules runs their @register decorators; the order is the order tools are listed.
     import pdfdesk.tools.pdf  # noqa: F401
+    import pdfdesk.tools.pdf_annotate  # noqa: F401
+    import pdfdesk.tools.pdf_export_review  # noqa: F401
     import pdfdesk.tools.pdf_extract_text  # noqa: F401
     import pdfdesk.tools.pdf_info  # noqa: F401
     import pdfdesk.tools.pdf_outline  # noqa: F401

@@ -13,6 +13,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from pdfdesk.agent.citations import CitationTracker
@@ -86,6 +87,31 @@ def test_page_text_keeps_its_lines_inside_the_fence_with_the_marker_defused(host
     assert text.rstrip().endswith(f"<<<END_PDF_CONTENT {opening[0]}>>>")
 
 
+def test_review_notes_and_the_pdfs_own_annotations_stay_data(hostile):
+    """A note, a tag and the PDF's own annotation each carry the attack; the document has the hostile
+    name: the review tools list them inside the fence, one entry per annotation."""
+    doc = pymupdf.open(hostile)
+    page = doc[0]
+    own = page.add_highlight_annot(page.search_for("Quarterly tariff")[0])
+    own.set_info(content=f"own{ATTACK}", title=f"Mallory{ATTACK}")
+    own.update()
+    doc.saveIncr()
+    doc.close()
+    added = call_tool("pdf_annotate", {"action": "add", "path": str(hostile), "page": 1, "quote": "Quarterly tariff",
+                                       "note": f"note{ATTACK}", "tags": ["ok", "line\nbreak"]})
+    listed = call_tool("pdf_annotate", {"action": "list", "path": str(hostile)})
+    every = call_tool("pdf_annotate", {"action": "list"})
+    exported = call_tool("pdf_export_review", {"path": str(hostile), "format": "markdown"})
+    for result in (added, listed, every, exported):
+        assert not result.is_error, result.text
+        assert_text_keeps_outside_strings_as_data(result.text)
+        assert_value_is_inert(result.text.split("\n")[0])
+    for _nonce, source in OPENING.findall(listed.text):
+        assert source == neutralise(HOSTILE_NAME)
+    body = listed.text.split(">>>\n", 1)[1]
+    assert len([line for line in body.splitlines() if line.startswith("[")]) == 2
+
+
 @pytest.mark.parametrize("make", ["missing", "folder", "outside"])
 def test_errors_that_quote_a_hostile_name_stay_on_their_lines(tmp_path, make):
     root = tmp_path / "root"
@@ -98,7 +124,9 @@ def test_errors_that_quote_a_hostile_name_stay_on_their_lines(tmp_path, make):
     else:
         path = hostile_pdf(tmp_path)
         set_config(Config(semantic=False, workspace_only=True, roots=(str(root),)))
-    for tool, extra in CALLS:
+    review_calls = [("pdf_annotate", {"action": "list"}), ("pdf_annotate", {"action": "add", "page": 1, "note": "n"}),
+                    ("pdf_export_review", {"format": "html"})]
+    for tool, extra in [*CALLS, *review_calls]:
         result = call_tool(tool, {"path": str(path), **extra})
         assert result.is_error, result.text
         assert_text_keeps_outside_strings_as_data(result.text)

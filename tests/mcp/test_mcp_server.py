@@ -77,8 +77,10 @@ async def test_calls_each_tool_with_the_same_results_as_the_registry(server_home
         "pdf_render_page": {"path": str(text_pdf), "page": "2", "dpi": 100},
         "pdf_outline": {"path": str(outline_pdf)},
         "pdf_search": {"path": str(text_pdf), "query": "hello", "mode": "keyword"},
+        "pdf_annotate": {"action": "list", "path": str(text_pdf)},
+        "pdf_export_review": {"path": str(text_pdf), "format": "json"},
     }
-    async with mcp_session(server_home) as session:
+    async with mcp_session(server_home, "--allow-annotate") as session:
         listed = [tool.name for tool in (await session.list_tools()).tools]
         assert sorted(listed) == sorted(args), "a new tool needs a case here"
         results = {name: await call_ok(session, name, args[name]) for name in listed}
@@ -111,6 +113,9 @@ async def test_calls_each_tool_with_the_same_results_as_the_registry(server_home
     search = results["pdf_search"].structured_content
     assert search["count"] == 3 and sorted(m["page"] for m in search["matches"]) == [1, 2, 3]
     assert all(m["rects"] for m in search["matches"])
+    assert results["pdf_annotate"].structured_content["count"] == 0
+    exported = results["pdf_export_review"].structured_content
+    assert Path(exported["output"]).parent == server_home / "reviews" and Path(exported["output"]).exists()
     assert_clean_log(server_home)
 
 

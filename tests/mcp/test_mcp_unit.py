@@ -61,7 +61,9 @@ def test_options_make_workspace_roots_and_the_sandbox(tmp_path, monkeypatch):
     config = mcp_server.server_config(base, ["a", str(tmp_path / "b"), "./a"], no_remote=True)
     assert config.workspace_only is True and config.allow_remote is False and config.max_file_mb == 7.0
     assert config.roots == (str(tmp_path / "a"), str(tmp_path / "b"))
-    assert mcp_server.server_config(base) == base  # no flags: the config file as it is
+    # no flags: the config file as it is, with review notes read-only for clients
+    assert mcp_server.server_config(base) == base.replace(annotate_writes=False)
+    assert mcp_server.server_config(base, allow_annotate=True) == base
     with pytest.raises(mcp_server.ServerOptionError, match="no such folder"):
         mcp_server.server_config(base, ["missing"])
     (tmp_path / "file.pdf").write_bytes(b"%PDF-1.4")

@@ -35,8 +35,10 @@ async def test_every_tool_advertises_its_output_schema_and_its_results_match(ser
         "pdf_outline": {"path": str(outline_pdf)},
         "pdf_search": {"path": str(text_pdf), "query": "hello", "mode": "keyword"},
         "pdf": {"pdf": str(text_pdf), "prompt": "Summarise."},
+        "pdf_annotate": {"action": "add", "path": str(text_pdf), "page": 2, "quote": "says hello", "note": "n"},
+        "pdf_export_review": {"path": str(text_pdf), "format": "json"},
     }
-    async with mcp_session(server_home, env={"OPENAI_API_KEY": TEST_KEYS["openai"]}) as session:
+    async with mcp_session(server_home, "--allow-annotate", env={"OPENAI_API_KEY": TEST_KEYS["openai"]}) as session:
         listed = (await session.list_tools()).tools
         assert sorted(tool.name for tool in listed) == sorted(args), "a new tool needs a case here"
         # call_ok goes through the SDK client, which also checks each result against the listed schema

@@ -12,6 +12,8 @@ TOOLS = {
     "pdf_extract_text": {},
     "pdf_render_page": {"page": 1},
     "pdf_outline": {},
+    "pdf_annotate": {"action": "list"},
+    "pdf_export_review": {"format": "markdown"},
 }
 
 CASES = [
