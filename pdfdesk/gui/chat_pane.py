@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDragMoveEvent, QDropEvent, QImage, QTextCursor, QTextDocument
+from PySide6.QtCore import QPoint, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDragMoveEvent, QDropEvent, QImage, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from pdfdesk.agent.events import AgentError, AgentEvent
@@ -26,6 +26,7 @@ from pdfdesk.gui import theme, workers
 from pdfdesk.gui.chat_transcript import ToolCard, Turn, decode_thumbnail, find_citation, turn_html
 from pdfdesk.gui.chat_widgets import ChatInput, Chip
 from pdfdesk.gui.drops import local_pdf_paths
+from pdfdesk.gui.pin import pin_target
 from pdfdesk.gui.richtext import esc, parse_citation_href
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,7 @@ class ChatPane(QWidget):
     settingsRequested = Signal()
     turnFinished = Signal(object)  # the Turn
     sessionReady = Signal(object)  # the ChatSession, once built (model chosen)
+    pinRequested = Signal(object, object)  # a finished Turn, the Citation to pin it on (None: its first)
 
     def __init__(self, session_factory: SessionFactory | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,6 +116,8 @@ class ChatPane(QWidget):
         self.transcript.setOpenLinks(False)
         self.transcript.setOpenExternalLinks(False)
         self.transcript.anchorClicked.connect(self._link_clicked)
+        self.transcript.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.transcript.customContextMenuRequested.connect(self._context_menu)
         self.transcript.document().setDefaultStyleSheet(
             "p { margin: 2px 0 6px 0; } pre { font-family: monospace; } h3, h4, h5, h6 { margin: 6px 0 2px 0; }")
         self.transcript.setPlaceholderText("Ask about the attached documents. Answers cite pages you can click.")
@@ -415,7 +419,11 @@ class ChatPane(QWidget):
     def _link_clicked(self, url: QUrl) -> None:
         href = url.toString()
         parsed = parse_citation_href(href)
-        if parsed is not None:
+        if href.startswith("pdfdesk://pin"):
+            target = pin_target(self._turns, href)
+            if target is not None:
+                self.pinRequested.emit(*target)
+        elif parsed is not None:
             document, page, key = parsed
             citation = find_citation(self._turns, key, document, page)
             rects = [tuple(r) for r in citation.rects] if citation else []
@@ -423,6 +431,17 @@ class ChatPane(QWidget):
             self.citationActivated.emit(document, page, rects, excerpt)
         elif url.scheme() in ("http", "https"):
             QDesktopServices.openUrl(url)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        """The text's usual menu; on a citation of a finished answer, "Pin to notes" first."""
+        menu = self.transcript.createStandardContextMenu(pos)
+        target = pin_target(self._turns, self.transcript.anchorAt(pos))
+        if target is not None:
+            pin = QAction("Pin to notes", menu)
+            pin.triggered.connect(lambda _checked=False: self.pinRequested.emit(*target))
+            menu.insertAction(menu.actions()[0] if menu.actions() else None, pin)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.transcript.viewport().mapToGlobal(pos))
 
     def turns(self) -> list[Turn]:
         return list(self._turns)

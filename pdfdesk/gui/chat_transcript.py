@@ -13,6 +13,7 @@ import base64
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QImage
@@ -99,6 +100,27 @@ class Turn:
                     self.citations[key] = citation
                 return
         self.citations[f"{self.number}-{len(self.citations) + 1}"] = citation
+
+
+def pin_href(turn: int, key: str | None = None) -> str:
+    """`pdfdesk://pin?turn=N` (+ `&c=key`: pin on that citation's page rather than the first one)."""
+    return f"pdfdesk://pin?turn={turn}" + (f"&c={quote_key(key)}" if key else "")
+
+
+def quote_key(key: str) -> str:
+    return "".join(ch for ch in key if ch.isalnum() or ch == "-")
+
+
+def parse_pin_href(href: str) -> tuple[int, str | None] | None:
+    """(turn number, citation key) of a pin link, None for anything else."""
+    url = urlparse(href)
+    if url.scheme != "pdfdesk" or url.netloc != "pin":
+        return None
+    query = parse_qs(url.query)
+    try:
+        return int(query["turn"][0]), (query.get("c") or [None])[0]
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 def find_citation(turns: Sequence[Turn], key: str | None, document: str, page: int) -> Citation | None:
@@ -189,11 +211,15 @@ def turn_html(turn: Turn, documents: Sequence[str], colours: dict[str, str]) -> 
     for error in turn.errors:
         hint = f"<br>{card_text(error.hint)}" if error.hint else ""
         out.append(f'<p style="color:{colours["error"]}"><b>{card_text(error.message)}</b>{hint}</p>')
+    finished = turn.status == "done" and any(isinstance(p, TextPart) and p.text.strip() for p in turn.parts)
     if turn.citations:
         links = " &nbsp; ".join(
             f'<a href="{esc(citation_href(c.document, c.page, key))}">{card_text(c.label or _label(c))}</a>'
+            + (f' <a href="{esc(pin_href(turn.number, key))}" style="font-size:small">(pin)</a>' if finished else "")
             for key, c in turn.citations.items())
         out.append(f'<p style="color:{colours["muted"]}">Sources: {links}</p>')
+    if finished:
+        out.append(f'<p style="font-size:small"><a href="{esc(pin_href(turn.number))}">Pin to notes</a></p>')
     footer = {"running": "Thinking…", "cancelled": "Stopped.", "failed": "", "done": ""}[turn.status]
     if turn.status != "running" and (turn.model or turn.offline):
         footer = (footer + " " if footer else "") + ("offline answerer" if turn.offline else esc(turn.model or ""))

@@ -36,6 +36,7 @@ from pdfdesk.gui.welcome import WelcomePage
 from pdfdesk.gui.window_chrome import (build_menus, build_status_bar, build_toolbar, restore_window_layout,
                                        save_window_layout)
 from pdfdesk.gui.window_jobs import expand_drop, passage_rects
+from pdfdesk.gui.window_review import ReviewActions
 
 if TYPE_CHECKING:
     from pdfdesk.gui.settings_dialog import SettingsDialog
@@ -80,6 +81,7 @@ class MainWindow(QMainWindow):
         self._build_central()
         self._build_docks(session_factory)
         self._build_actions()
+        self.review = ReviewActions(self)  # notes dock, Review menu, export, undo/redo
         build_toolbar(self)
         build_menus(self)
         build_status_bar(self)

@@ -27,7 +27,9 @@ from pdfdesk.tools.details import ErrorDetails, SearchDetails, SearchMatch
 
 MATCH_ROLE = Qt.ItemDataRole.UserRole + 1
 HTML_ROLE = Qt.ItemDataRole.UserRole + 2
+NOTE_ROLE = Qt.ItemDataRole.UserRole + 3  # (document, annotation dict) of a matching note
 MAX_RESULTS = 50
+MAX_NOTES = 50
 
 CurrentDocument = Callable[[], "tuple[str, str | None] | None"]  # (reference, password) of the active tab
 Rect = tuple[float, float, float, float]
@@ -91,10 +93,33 @@ def result_html(match: SearchMatch, query: str, library: bool) -> str:
             f"<div>{excerpt}</div>")
 
 
+def note_html(item: dict[str, Any], query: str, library: bool) -> str:
+    """One matching note: a colour mark, where it is, its passage and note with the query in bold."""
+    muted = theme.colors()["muted"]
+    name = f"<b>{esc(display_name(str(item.get('path') or item.get('file') or '')))}</b> · " if library else ""
+    status = f" · {esc(str(item['status']))}" if item.get("status") not in (None, "anchored") else ""
+    quote = " ".join(str(item.get("quote") or "").split())[:300]
+    note = " ".join(str(item.get("note") or (item.get("answer") or {}).get("text") or "").split())[:300]
+    tags = ", ".join(str(t) for t in item.get("tags") or [])
+    body = join_nonempty([f"“{highlight_terms(quote, query)}”" if quote else "", highlight_terms(note, query),
+                          f"<i>{esc(tags)}</i>" if tags else ""], " — ")
+    return (f'<div style="color:{muted}; font-size:small"><span style="color:{esc(str(item.get("color") or ""))}">'
+            f"■</span> {name}p. {esc(str(item.get('page')))}{status}</div><div>{body}</div>")
+
+
+def _header(text: str) -> QListWidgetItem:
+    item = QListWidgetItem()
+    item.setData(HTML_ROLE, f"<b>{esc(text)}</b>")
+    item.setFlags(Qt.ItemFlag.NoItemFlags)
+    return item
+
+
 class SearchPanel(QWidget):
     """Query box, options, indexing progress, results; emits `resultActivated(document, page, rects)`."""
 
     resultActivated = Signal(str, int, list)
+    noteActivated = Signal(str, dict)  # document, annotation: a matching note was clicked
+    notesFound = Signal(int)  # how many notes matched the last query (tests)
     searchFinished = Signal(dict)  # SearchDetails, or ErrorDetails on failure (tests and status bar)
 
     def __init__(self, current_document: CurrentDocument, parent: QWidget | None = None) -> None:
@@ -195,6 +220,29 @@ class SearchPanel(QWidget):
         workers.submit(call_tool_in_worker, "pdf_search", args, owner=self,
                        on_done=lambda result: self._show(generation, result),
                        on_error=lambda details: self._show_error(generation, details))
+        notes = {"action": "list", "filter": {"text": query}, **{k: args[k] for k in ("path", "password") if k in args}}
+        workers.submit(call_tool_in_worker, "pdf_annotate", notes, owner=self,
+                       on_done=lambda result: self._show_notes(generation, result), on_error=lambda _d: None)
+
+    def _show_notes(self, generation: int, result: ToolResult) -> None:
+        """Notes matching the query, as a group above the page hits (nothing when none match)."""
+        if generation != self._generation:
+            return
+        items = [] if result.is_error else list(result.details.get("annotations") or [])[:MAX_NOTES]
+        self.notesFound.emit(len(items))
+        if not items:
+            return
+        rows = [_header(f"Notes ({len(items)})")]
+        for note in items:
+            document = str(note.get("path") or self._document or "")
+            row = QListWidgetItem()
+            row.setData(NOTE_ROLE, (document, note))
+            row.setData(HTML_ROLE, note_html(note, self._last_query, self._library_search))
+            row.setToolTip(document)
+            rows.append(row)
+        rows.append(_header("Pages"))
+        for position, row in enumerate(rows):
+            self.results.insertItem(position, row)
 
     def _show(self, generation: int, result: ToolResult) -> None:
         if generation != self._generation:
@@ -244,6 +292,11 @@ class SearchPanel(QWidget):
 
     # -- results -----------------------------------------------------------------------------
     def _activate(self, item: QListWidgetItem) -> None:
+        note = item.data(NOTE_ROLE)
+        if note is not None:
+            if note[0]:
+                self.noteActivated.emit(note[0], note[1])
+            return
         match = cast("SearchMatch | None", item.data(MATCH_ROLE))
         if match is None:
             return

@@ -45,13 +45,14 @@ def build_toolbar(window: MainWindow) -> None:
 
 
 def build_menus(window: MainWindow) -> None:
-    """File, View, Go, Tools and Help; the recent-files menu fills itself when opened."""
+    """File, View, Go, Review, Tools and Help; the recent-files menu fills itself when opened."""
     menu = window.menuBar()
     file_menu = menu.addMenu("&File")
     file_menu.addActions([window.open_action, window.open_folder_action])
     window.recent_menu = file_menu.addMenu("Open &recent")
     window.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(window.recent_menu, window.open_document))
     file_menu.addSeparator()
+    file_menu.addAction(window.review.export)
     file_menu.addActions([window.close_action, window.settings_action])
     file_menu.addSeparator()
     file_menu.addAction(window.quit_action)
@@ -60,10 +61,11 @@ def build_menus(window: MainWindow) -> None:
     view_menu.addSeparator()
     view_menu.addActions([window.next_tab_action, window.prev_tab_action, window.fullscreen_action])
     view_menu.addSeparator()
-    for dock in (window.left_dock, window.search_dock, window.chat_dock):
+    for dock in (window.left_dock, window.search_dock, window.chat_dock, window.review.dock):
         view_menu.addAction(dock.toggleViewAction())
     go_menu = menu.addMenu("&Go")
     go_menu.addActions([window.back_action, window.forward_action, window.go_to_action])
+    menu.addMenu(window.review.menu)
     tools_menu = menu.addMenu("&Tools")
     tools_menu.addActions([window.find_action, window.search_action, window.ask_action])
     help_menu = menu.addMenu("&Help")
