@@ -14,7 +14,13 @@ PDFs named on the command line, a DocumentView (1000 x 800) is shown offscreen a
                       each stage in a child process)
   memory              resident set size (VmRSS) after both scrolls (target <= 300 MB); the view's
                       image caches and the RSS before opening are printed beside it
-Usage: python bench/gui_bench.py [--check] [--pages N] [--step SCREENS] [PDF ...]
+  repaint             mean time of a synchronous repaint of the whole view at the top of the document
+Then the same document again with --annotations N review annotations (default 1,000) spread over its
+pages — made with the pdf_annotate tool in a child process in the bench's throwaway home, listed
+by it and given to the view the way the window's review controller does when a document opens —
+and first paint, the scrolling stall, memory and repaint with them are printed beside the plain
+figures (that second pass skips the indexing scroll).
+Usage: python bench/gui_bench.py [--check] [--pages N] [--step SCREENS] [--annotations N] [PDF ...]
 Exit status 0 (a measurement, not a test) unless --check is given and a target is missed.
 """
 
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -51,6 +58,7 @@ FIRST_PAINT_TARGET_MS = 200.0
 STALL_TARGET_MS = 50.0
 RSS_TARGET_MB = 300.0
 GENERATED_PAGES = 1000
+ANNOTATIONS = 1000
 HEARTBEAT_MS = 5
 SCROLL_TICK_MS = 16
 VIEW_SIZE = (1000, 800)
@@ -71,6 +79,42 @@ def _make(path: Path, pages: int) -> None:
     spec.loader.exec_module(module)
     shutil.rmtree(module.HOME, ignore_errors=True)  # it made a home of its own; nothing goes there
     module.make_document(path, pages)
+
+
+def make_annotations(path: Path, count: int) -> list[dict]:
+    """`count` highlights spread over the document, added and listed with the pdf_annotate tool in a
+    child process (its memory does not count against the viewer); returns the list's items."""
+    out = path.with_suffix(".annotations.json")
+    subprocess.run([sys.executable, __file__, "--annotate", str(path), str(count), str(out)], check=True)
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def _annotate(path: Path, count: int, out: Path) -> None:
+    import pdfdesk.tools.pdf_annotate  # noqa: F401  (registers the tool)
+    from pdfdesk.tools.registry import call_tool
+
+    with pymupdf.open(path) as doc:
+        pages = doc.page_count
+        quotes = []
+        for n in range(count):
+            page = n * pages // count
+            lines: dict[tuple[int, int], list[str]] = {}
+            for word in doc[page].get_text("words", sort=False):
+                lines.setdefault((word[5], word[6]), []).append(word[4])
+            runs = [words for words in lines.values() if len(words) >= 4]
+            if runs:
+                words = runs[(n * 7) % len(runs)]
+                quotes.append((page + 1, " ".join(words[:4])))
+    for n, (page, quote) in enumerate(quotes):
+        result = call_tool("pdf_annotate", {"action": "add", "path": str(path), "page": page, "quote": quote,
+                                            "color": ("yellow", "green", "blue", "pink")[n % 4],
+                                            **({"note": f"note {n}"} if n % 5 == 0 else {})})
+        if result.is_error:
+            raise SystemExit(f"pdf_annotate add failed: {result.details}")
+    listed = call_tool("pdf_annotate", {"action": "list", "path": str(path), "include_file_annotations": False})
+    if listed.is_error:
+        raise SystemExit(f"pdf_annotate list failed: {listed.details}")
+    out.write_text(json.dumps(listed.details["annotations"]), encoding="utf-8")
 
 
 def private_mb(pid: int) -> float:
@@ -193,9 +237,19 @@ class Figures:
     helper_rss: float = 0.0
     helper_renders: int = 0
     rss_after_index: float | None = None
+    repaint_ms: float = 0.0
+    annotations: int = 0
 
 
-def measure(path: Path, step_screens: float, index: bool) -> Figures:
+def repaint_ms(view, times: int = 30) -> float:
+    """Mean time of a synchronous repaint of the whole viewport."""
+    started = time.perf_counter()
+    for _ in range(times):
+        view.viewport().repaint()
+    return (time.perf_counter() - started) * 1000 / times
+
+
+def measure(path: Path, step_screens: float, index: bool, annotations: list[dict] | None = None) -> Figures:
     from pdfdesk.gui.viewer import DocumentView, shutdown
 
     close_all()
@@ -209,6 +263,8 @@ def measure(path: Path, step_screens: float, index: bool) -> Figures:
     errors: list[dict] = []
     view.openFailed.connect(errors.append)
     view.passwordRequired.connect(lambda _wrong: errors.append({"error": "password_required", "message": ""}))
+    if annotations is not None:  # as the review controller does once the document is open
+        view.documentOpened.connect(lambda _count: view.model.annotations.set_all(annotations))
     heartbeat = Heartbeat()
     heartbeat.start()
     started = time.perf_counter()
@@ -224,6 +280,7 @@ def measure(path: Path, step_screens: float, index: bool) -> Figures:
     pages = view.page_count
     scale = view.render_scale()
     spin_until(lambda: view.pending_requests() == 0, 30)  # settle: sizes read, neighbours rendered
+    repaint = repaint_ms(view)
 
     heartbeat.start()
     scroll_s = scroll(view, +1, step_screens)
@@ -258,12 +315,14 @@ def measure(path: Path, step_screens: float, index: bool) -> Figures:
     rss_after_index = rss_mb() + (private_mb(helper) if helper else 0.0)
     helper_share = view._worker.helper_renders if view._worker is not None else 0
     raw_ms = min(raw_first_page_ms(path, scale) for _ in range(3))
+    shown = view.model.annotations.count()
     view.close_document()
     shutdown()
     view.deleteLater()
     return Figures(path.name, pages, first_ms, raw_ms, open_stall, scroll_stall, scroll_s, index_stall, index_s,
                    indexed, rss, rss_before, cache_mb, helper_rss=helper_mb, helper_renders=helper_share,
-                   rss_after_index=rss_after_index if index else None)
+                   rss_after_index=rss_after_index if index else None, repaint_ms=repaint,
+                   annotations=shown)
 
 
 def verdict(value: float | None, target: float) -> str:
@@ -295,12 +354,40 @@ def report(fig: Figures) -> list[str]:
     if fig.rss_after_index is not None:
         print(f"  memory after indexing {fig.rss_after_index:8.1f} MB   (same measure; an in-process build's memory "
               f"would be in it, a build process's is not); {fig.helper_renders} renders by the helper")
+    print(f"  repaint               {fig.repaint_ms:8.1f} ms   the whole view, synchronous, at the top")
     for value, target, name in ((fig.first_paint_ms, FIRST_PAINT_TARGET_MS, "first page painted"),
                                 (fig.scroll_stall_ms, STALL_TARGET_MS, "stall while scrolling"),
                                 (fig.index_stall_ms, STALL_TARGET_MS, "stall while indexing"),
                                 (fig.rss_mb, RSS_TARGET_MB, "memory")):
         if value is not None and value > target or (name == "first page painted" and value is None):
             missed.append(f"{fig.name}: {name}")
+    return missed
+
+
+def report_annotated(plain: Figures, annotated: Figures, made_s: float) -> list[str]:
+    """The figures with annotations beside the plain ones; returns the names of missed targets."""
+    print(f"  with {annotated.annotations} annotations (made and listed with pdf_annotate in {made_s:.1f} s; "
+          f"a second open of the same file, no indexing scroll):")
+    if annotated.error:
+        print(f"    could not open: {annotated.error}")
+        return []
+    ms = lambda value: "n/a" if value is None else f"{value:.1f} ms"
+    print(f"    {'':22}{'plain':>12}{'annotated':>12}")
+    rows = (("first page painted", ms(plain.first_paint_ms), ms(annotated.first_paint_ms),
+             verdict(annotated.first_paint_ms, FIRST_PAINT_TARGET_MS)),
+            ("stall, scrolling", ms(plain.scroll_stall_ms), ms(annotated.scroll_stall_ms),
+             verdict(annotated.scroll_stall_ms, STALL_TARGET_MS)),
+            ("memory (VmRSS)", f"{plain.rss_mb:.1f} MB", f"{annotated.rss_mb:.1f} MB",
+             verdict(annotated.rss_mb, RSS_TARGET_MB)),
+            ("repaint", ms(plain.repaint_ms), ms(annotated.repaint_ms), ""))
+    for name, before, after, mark in rows:
+        print(f"    {name:22}{before:>12}{after:>12}  {mark}".rstrip())
+    missed = []
+    for value, target, name in ((annotated.first_paint_ms, FIRST_PAINT_TARGET_MS, "first page painted"),
+                                (annotated.scroll_stall_ms, STALL_TARGET_MS, "stall while scrolling"),
+                                (annotated.rss_mb, RSS_TARGET_MB, "memory")):
+        if value is None or value > target:
+            missed.append(f"{annotated.name} with annotations: {name}")
     return missed
 
 
@@ -311,10 +398,16 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=GENERATED_PAGES, help="pages of the generated document")
     parser.add_argument("--step", type=float, default=1.0, help="screens scrolled per 16 ms tick")
     parser.add_argument("--no-index", action="store_true", help="skip the scroll while indexing")
+    parser.add_argument("--annotations", type=int, default=ANNOTATIONS, metavar="N",
+                        help="review annotations for the second pass (0: no second pass)")
     parser.add_argument("--make", nargs=2, metavar=("PATH", "PAGES"), help=argparse.SUPPRESS)
+    parser.add_argument("--annotate", nargs=3, metavar=("PATH", "COUNT", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.make:
         _make(Path(args.make[0]), int(args.make[1]))
+        return 0
+    if args.annotate:
+        _annotate(Path(args.annotate[0]), int(args.annotate[1]), Path(args.annotate[2]))
         return 0
 
     app = QApplication.instance() or QApplication([])
@@ -335,7 +428,13 @@ def main() -> int:
         print(f"machine noise: longest heartbeat gap over 3 s with nothing to do: {heartbeat.stop():.1f} ms")
         missed: list[str] = []
         for path in documents:
-            missed += report(measure(path, args.step, not args.no_index))
+            plain = measure(path, args.step, not args.no_index)
+            missed += report(plain)
+            if args.annotations > 0 and not plain.error:
+                started = time.perf_counter()
+                items = make_annotations(path, args.annotations)
+                made_s = time.perf_counter() - started
+                missed += report_annotated(plain, measure(path, args.step, False, items), made_s)
     finally:
         shutil.rmtree(work, ignore_errors=True)
         shutil.rmtree(HOME, ignore_errors=True)
