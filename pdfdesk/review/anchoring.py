@@ -14,7 +14,8 @@ import re
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import pymupdf
 
@@ -343,21 +344,26 @@ def sync(store: AnnotationStore, opened: OpenedPdf) -> list[Annotation]:
     fingerprint, path = opened.fingerprint, document_path(opened)
     texts = page_texts(opened.doc)
     result: list[Annotation] = []
+
+    def save(ann: Annotation, **fields: Any) -> Annotation:
+        # on a disk that cannot be written the new places are shown, and found again next time
+        return replace(ann, **fields) if store.read_only else store.update(ann.id, **fields)
+
     for ann in store.for_document(fingerprint, path):
         if ann.source != "pdfdesk" or (ann.fingerprint == fingerprint and ann.status != "orphaned"):
             if ann.source == "pdfdesk" and ann.path != path:
-                ann = store.update(ann.id, path=path)
+                ann = save(ann, path=path)
             result.append(ann)
             continue
         anchor = reanchor(texts, ann)
         if anchor is None:
             if ann.status != "orphaned":
-                ann = store.update(ann.id, status="orphaned")
+                ann = save(ann, status="orphaned")
         else:
             status = "moved" if anchor.page != ann.page else "anchored"
-            ann = store.update(ann.id, page=anchor.page, rects=anchor.rects, quote=anchor.quote,
-                               prefix=anchor.prefix, suffix=anchor.suffix, start=anchor.start,
-                               status=status, fingerprint=fingerprint, path=path)
+            ann = save(ann, page=anchor.page, rects=tuple(anchor.rects), quote=anchor.quote,
+                       prefix=anchor.prefix, suffix=anchor.suffix, start=anchor.start,
+                       status=status, fingerprint=fingerprint, path=path)
         result.append(ann)
     result.sort(key=lambda a: (a.page, a.top, a.created))
     return result

@@ -181,6 +181,11 @@ class AnnotationStore:
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         ensure_dir(self.folder)
+        # A folder that cannot be written (read-only or full disk) still shows the notes it holds:
+        # the file is read as it is, and every edit reports why it cannot be stored.
+        self.read_only: str | None = unwritable_reason(self.folder)
+        if self.read_only:
+            return
         try:
             self.recovery, salvaged = recover_if_damaged(path, COLUMNS)
         except OSError as exc:
@@ -200,12 +205,13 @@ class AnnotationStore:
                                "Call open_store() in the child process.")
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None,
-                                   check_same_thread=False)
+            conn = self._open_read_only() if self.read_only else sqlite3.connect(
+                self.path, timeout=BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
             try:
-                conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("PRAGMA synchronous = NORMAL")
+                if not self.read_only:
+                    conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    conn.execute("PRAGMA synchronous = NORMAL")
                 conn.create_function("pd_match", 5, _matches, deterministic=True)
             except BaseException:
                 conn.close()
@@ -214,6 +220,16 @@ class AnnotationStore:
             with self._lock:
                 self._connections.append(conn)
         return conn
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """The database as it lies on an unwritable disk (WAL cannot run there, and nothing else
+        can be changing it), or an empty one when there is none yet."""
+        if not self.path.exists():
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            self._create_schema(conn)
+            return conn
+        return sqlite3.connect(self.path.as_uri() + "?immutable=1", uri=True, isolation_level=None,
+                               check_same_thread=False)
 
     def _why(self, exc: BaseException) -> str:
         code = getattr(exc, "sqlite_errorcode", None)
@@ -241,6 +257,8 @@ class AnnotationStore:
 
     def _write(self, doing: str, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run `work` in its own IMMEDIATE transaction: all of it is stored, or none of it."""
+        if self.read_only:
+            raise storage_error(self.folder, self.read_only, doing)
         try:
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")

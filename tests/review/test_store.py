@@ -173,25 +173,29 @@ def test_a_kill_9_mid_burst_loses_at_most_the_edit_in_flight(tmp_path):
 def test_a_read_only_folder_is_a_coded_storage_error(tmp_path):
     folder = tmp_path / "ro"
     with read_only(folder), pytest.raises(PdfDeskError) as fresh:
-        open_store(folder / "annotations.sqlite3").add(NewAnnotation("fp", "/a.pdf", 1))
+        store = open_store(folder / "annotations.sqlite3")
+        assert store.for_document("fp", "/a.pdf") == []  # no notes yet, and none can be made
+        store.add(NewAnnotation("fp", "/a.pdf", 1))
     assert fresh.value.code == PERMISSION_DENIED and str(folder) in fresh.value.message
     assert fresh.value.extra["storage_problem"]
 
 
-def test_an_existing_database_in_a_folder_turned_read_only_refuses_writes_with_a_coded_error(tmp_path):
+def test_an_existing_database_in_a_folder_turned_read_only_shows_its_notes_and_refuses_writes(tmp_path):
     db = tmp_path / "was-writable" / "annotations.sqlite3"
     kept = open_store(db).add(NewAnnotation("fp", "/a.pdf", 1, note="kept"))
     from pdfdesk.review.store import close_stores
     close_stores()
     script = ("import sys\nfrom pdfdesk.core.errors import PdfDeskError\nfrom pdfdesk.review.store import open_store\n"
               "from pdfdesk.review.records import NewAnnotation\n"
-              "try:\n    open_store(sys.argv[1]).add(NewAnnotation('fp', '/a.pdf', 1))\n"
+              "store = open_store(sys.argv[1])\n"
+              "print('listed', [a.note for a in store.for_document('fp', '/a.pdf')], file=sys.stderr)\n"
+              "try:\n    store.add(NewAnnotation('fp', '/a.pdf', 1))\n"
               "except PdfDeskError as e:\n    print(e.code, e.extra.get('storage_problem'))\n")
     with read_only(db.parent):
         result = subprocess.run([sys.executable, "-c", script, str(db)], cwd=ROOT, capture_output=True, text=True,
                                 env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=without_override, timeout=60)
     assert result.stdout.startswith(PERMISSION_DENIED), result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
+    assert "Traceback" not in result.stderr and "listed ['kept']" in result.stderr
     assert open_store(db).get(kept.id).note == "kept"
 
 
