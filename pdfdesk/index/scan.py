@@ -17,6 +17,7 @@ from pdfdesk.core.text import page_text
 from pdfdesk.index.analysis import analyze, fold, has_cjk
 from pdfdesk.index.builder import Target
 from pdfdesk.index.query_terms import QueryTerms
+from pdfdesk.index.relaxing import stop_terms
 
 SCAN_SLICE = 25  # pages read per MuPDF lock hold, so a background build can interleave
 
@@ -24,6 +25,7 @@ SCAN_SLICE = 25  # pages read per MuPDF lock hold, so a background build can int
 @dataclass
 class ScanResult:
     hits: list[tuple[int, float]] = field(default_factory=list)  # (page, score), best first
+    partial: list[tuple[int, float]] = field(default_factory=list)  # pages with only some of the words
     scanned: list[int] = field(default_factory=list)
     not_reached: list[int] = field(default_factory=list)
 
@@ -72,9 +74,24 @@ def score_text(text: str, required: list[re.Pattern[str]], excluded: list[str], 
     return sum(1.0 + math.log(c) for c in counts if c) / math.log(len(lowered) + 10)
 
 
+def _relaxed_needles(terms: QueryTerms) -> list[re.Pattern[str]] | None:
+    """The needles of the query's words that are not stop words, any of which makes a partial
+    match (as `relaxing.relaxed_query` asks the index); None when there is nothing to relax."""
+    if terms.any_of or len(terms.words) + len(terms.phrases) + len(terms.prefixes) < 2:
+        return None
+    content = [word for word in terms.words if not set(analyze(word, query=True)) <= stop_terms()]
+    if not (content or terms.phrases or terms.prefixes):
+        return None
+    needles, _ = _needles(QueryTerms(words=content, phrases=terms.phrases, prefixes=terms.prefixes))
+    return needles
+
+
 def scan_pages(target: Target, pages: list[int], terms: QueryTerms, budget_s: float) -> ScanResult:
+    """Pages holding the query's words (and, in `partial`, those holding only some of them), read
+    directly until `budget_s` runs out."""
     result = ScanResult()
     required, excluded = _needles(terms)
+    relaxed = _relaxed_needles(terms)
     if not required:
         result.not_reached = list(pages)
         return result
@@ -91,8 +108,13 @@ def scan_pages(target: Target, pages: list[int], terms: QueryTerms, budget_s: fl
                 score = score_text(text, required, excluded, terms.any_of)
                 if score > 0:
                     result.hits.append((number, score))
+                elif relaxed:
+                    partial = score_text(text, relaxed, excluded, True)
+                    if partial > 0:
+                        result.partial.append((number, partial))
                 result.scanned.append(number)
         position += len(chunk)
     result.not_reached = pages[position:]
     result.hits.sort(key=lambda hit: -hit[1])
+    result.partial.sort(key=lambda hit: -hit[1])
     return result
