@@ -191,9 +191,8 @@ class OfflineAnswerer:
         words = content_words(intent.subject)
         if not words:
             return "Ask about something in the documents, e.g. “find payment terms” or “summarize”."
+        # pdf_search itself falls back on pages holding some of the words when none holds all
         matches, problems = await self._search(" ".join(words), events, 5)
-        if not matches and len(words) > 1:  # not every word on one page: any of them, best first
-            matches, problems = await self._search(" OR ".join(words), events, 5)
         if not matches:
             return "\n".join(["Nothing in the attached documents matches that question.", *problems])
         return "\n".join(["The passages that best match your question:", *self._passages(matches, PASSAGES), *problems])

@@ -1,61 +1,126 @@
-"""The analyzer shared by indexing and querying: words stemmed, short words and numbers kept,
-CJK text split into overlapping character bigrams (CJK has no spaces between words).
+"""The analyzer shared by indexing, querying, scanning and highlighting: words as people type them.
+
+A page's runs of letters and digits become index terms the way a reader later looks for them:
+- runs joined by `.`, `,` or `_` (`orange,teal,red`, `major_diam`, `www.uoregon.edu`), letter/digit
+  runs (`l3kernel`, `ARMv6`) and camelCase (`xOrig`) are split into their parts, each a term at
+  its own position, and the joined form is kept too, at the first part's position, so a phrase of
+  the parts and the whole both match;
+- terms are NFKC-folded (ligatures, full-width forms, Arabic presentation forms), case-folded (not
+  lowercased: `Buße` matches `busse`, a Greek final sigma matches σ), stripped of Arabic vowel
+  marks with the Arabic and Persian letter variants made one, and stemmed;
+- scripts written without spaces (CJK, Thai, Lao, Khmer, Myanmar) become overlapping character
+  bigrams, and Arabic text set in presentation forms without spaces (what XeTeX-made PDFs give) is
+  cut into words where a letter's shape says its word ends.
+Each piece between joiners that splits further is kept joined as well (`yOrig` of `xOrig,yOrig`).
+A query gets a split word's parts and its joined form last: the parser asks for the joined form
+or the phrase of the parts, which is why `analyze` takes `query`.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+import unicodedata
 from collections.abc import Iterator
+from functools import lru_cache
 
-from whoosh.analysis import Analyzer, Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
+from whoosh.analysis import Analyzer, Token
 from whoosh.lang.porter import stem as porter_stem
 
-# Han, Hiragana, Katakana, Hangul syllables and jamo, CJK punctuation-free ranges.
-_CJK = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_CJK_CHAR = re.compile(f"[{_CJK}]")
-_RUNS = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
-# Words with inner dots/commas kept together so "4.2", "1,000" and "a.b.c" stay one token; a
-# trailing * stays on the word so the query parser can see prefix queries.
+# Scripts written without spaces between words: Han, kana, Hangul, Thai, Lao, Myanmar, Khmer.
+_UNSPACED = ("\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u1100-\u11ff\u3040-\u30ff\u3130-\u318f"
+             "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff")
+_CJK_CHAR = re.compile(f"[{_UNSPACED}]")
+_UNSPACED_RUNS = re.compile(f"[{_UNSPACED}]+|[^{_UNSPACED}]+")
+# A run: word characters, possibly joined by `.` or `,` ("4.2", "1,000", "a.b.c"); a trailing * stays
+# on the word so the query parser can see prefix queries.
 WORD_PATTERN = re.compile(r"[\w*]+(?:[.,][\w*]+)*")
+_SEGMENTS = re.compile(r"[^.,_]+")  # the pieces of a run between its joiners
+_ASCII_PARTS = re.compile(r"\d+|[A-Z]+(?=[A-Z][a-z]{2})|[A-Z]?[a-z]+|[A-Z]+")
+_PARTS = re.compile(r"\d+|[^\W\d_]+")
+_PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]")
+_ARABIC_MARKS = re.compile("[\u064b-\u065f\u0670\u0640]")  # vowel marks and the tatweel
+_ARABIC_VARIANTS = str.maketrans({"\u06cc": "\u064a", "\u0649": "\u064a", "\u06a9": "\u0643",
+                                  "\u0623": "\u0627", "\u0625": "\u0627", "\u0622": "\u0627",
+                                  "\u0671": "\u0627", "\u0629": "\u0647"})
 
 
 def has_cjk(text: str) -> bool:
+    """Whether `text` holds characters of a script written without spaces (CJK, Thai...)."""
     return _CJK_CHAR.search(text) is not None
 
 
-class CjkBigramFilter(Filter):
-    """Replace each run of CJK characters by its overlapping bigrams (a lone character stays)."""
+def _word_end_letters() -> frozenset[str]:
+    """Arabic presentation forms that end a word: the final or isolated shape of a letter that
+    joins on both sides (a letter that would have joined the next one had it been in the word)."""
+    joins_both: set[str] = set()
+    shapes: list[tuple[str, str, str]] = []
+    for code in list(range(0xFB50, 0xFE00)) + list(range(0xFE70, 0xFF00)):
+        char = chr(code)
+        parts = unicodedata.decomposition(char).split()
+        if len(parts) == 2 and parts[0].startswith("<"):
+            shapes.append((char, parts[0], chr(int(parts[1], 16))))
+            if parts[0] in ("<initial>", "<medial>"):
+                joins_both.add(chr(int(parts[1], 16)))
+    return frozenset(char for char, shape, base in shapes if shape in ("<final>", "<isolated>") and base in joins_both)
 
-    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        shift = 0
-        for token in tokens:
-            text = token.text
-            if not _CJK_CHAR.search(text):
-                if token.positions:
-                    token.pos += shift
-                yield token
-                continue
-            base_pos = token.pos if token.positions else 0
-            base_char = token.startchar if token.chars else 0
-            emitted = 0
-            for run in _RUNS.finditer(text):
-                piece = run.group()
-                if _CJK_CHAR.match(piece):
-                    grams = [piece] if len(piece) == 1 else [piece[i:i + 2] for i in range(len(piece) - 1)]
-                    offsets = range(len(grams))
-                else:
-                    grams, offsets = [piece], range(1)
-                for gram, offset in zip(grams, offsets):
-                    token.text = gram
-                    if token.positions:
-                        token.pos = base_pos + shift + emitted
-                    if token.chars:
-                        token.startchar = base_char + run.start() + offset
-                        token.endchar = token.startchar + len(gram)
-                    emitted += 1
-                    yield token
-            shift += max(emitted - 1, 0)
+
+_WORD_ENDS = _word_end_letters()
+_WORD_END_FOLLOWED = re.compile("[" + "".join(sorted(_WORD_ENDS)) + "](?=[^\\W\\d_])")
+
+
+def fold(text: str) -> str:
+    """`text` as terms compare it: NFKC, case-folded, Arabic marks dropped and variants made one."""
+    if text.isascii():
+        return text.lower()
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if "\u0600" <= max(folded) and has_arabic(folded):
+        folded = _ARABIC_MARKS.sub("", folded).translate(_ARABIC_VARIANTS)
+    return folded
+
+
+_ARABIC = re.compile("[\u0600-\u06ff]")
+
+
+def has_arabic(text: str) -> bool:
+    return _ARABIC.search(text) is not None
+
+
+def has_presentation_forms(text: str) -> bool:
+    """Whether `text` holds Arabic presentation forms (the shapes letters take inside a word)."""
+    return _PRESENTATION.search(text) is not None
+
+
+def space_presentation_words(text: str) -> str:
+    """`text` with a space after each presentation form that ends a word and is followed by a
+    letter: the word breaks a typesetter left out, recovered from the letters' shapes."""
+    return _WORD_END_FOLLOWED.sub(lambda match: match.group() + " ", text)
+
+
+def _presentation_words(run: str) -> list[tuple[int, int]]:
+    """Spans of `run` cut where an Arabic presentation form ends a word."""
+    spans, start = [], 0
+    for index, char in enumerate(run):
+        if char in _WORD_ENDS and index + 1 < len(run):
+            spans.append((start, index + 1))
+            start = index + 1
+    spans.append((start, len(run)))
+    return spans
+
+
+def _split(run: str) -> list[tuple[int, int]]:
+    """Spans of the parts of one run: joiners and `_` dropped, letters apart from digits, camelCase
+    apart in ASCII, presentation-form Arabic cut into words."""
+    pattern = _ASCII_PARTS if run.isascii() else _PARTS
+    spans: list[tuple[int, int]] = []
+    for match in pattern.finditer(run):
+        start, end = match.span()
+        if _PRESENTATION.search(match.group()):
+            spans.extend((start + a, start + b) for a, b in _presentation_words(match.group()))
+        else:
+            spans.append((start, end))
+    if run.endswith("*") and spans:  # a prefix query's star stays on its last part
+        spans[-1] = (spans[-1][0], len(run))
+    return spans
 
 
 @lru_cache(maxsize=200_000)
@@ -65,59 +130,116 @@ def _stem(word: str) -> str:
 
 @lru_cache(maxsize=200_000)
 def stem_lowered(word: str) -> str:
-    """The index term of one word as typed (lowercased, then stemmed)."""
-    return _stem(word.lower())
+    """The index term of one part as typed (folded, then stemmed)."""
+    return _stem(fold(word))
 
 
-class FastWordAnalyzer(Analyzer):
-    """RegexTokenizer | LowercaseFilter | StemFilter fused into one loop over regex matches.
+# (term, position offset within the run, start, end) of each token of a run; the joined forms of a
+# split run come last, each at its first part's offset. Runs repeat on every page, so their tokens
+# are remembered.
+RunTokens = tuple[tuple[str, int, int, int], ...]
 
-    Indexing is pure Python; one generator stage per filter per token was most of its cost.
-    """
+
+@lru_cache(maxsize=200_000)
+def _run_tokens(run: str, query: bool) -> RunTokens:
+    if has_cjk(run):
+        return _unspaced_tokens(run)
+    if run.isalpha() and (run.islower() or run[1:].islower()) and not _PRESENTATION.search(run):
+        return ((stem_lowered(run), 0, 0, len(run)),)  # the common word: one part, nothing to split
+    parts: list[tuple[str, int, int, int]] = []
+    joined: list[tuple[str, int, int, int]] = []
+    for segment in _SEGMENTS.finditer(run):
+        first = len(parts)
+        for a, b in _split(segment.group()):
+            term = stem_lowered(segment.group()[a:b])
+            if term:
+                parts.append((term, len(parts), segment.start() + a, segment.start() + b))
+        if len(parts) - first > 1 and not query:
+            joined.append((fold(segment.group()), first, segment.start(), segment.end()))
+    if len(parts) > 1 and (query or len(joined) != 1 or joined[0][2:] != (0, len(run))):
+        joined.append((fold(run), 0, 0, len(run)))
+    return tuple(parts + joined)
+
+
+def _unspaced_tokens(run: str) -> RunTokens:
+    """CJK (and the other unspaced scripts') characters as overlapping bigrams, a lone one as
+    itself; the run's other pieces as words."""
+    tokens: list[tuple[str, int, int, int]] = []
+    for piece in _UNSPACED_RUNS.finditer(run):
+        text, base = piece.group(), piece.start()
+        if _CJK_CHAR.match(text):
+            grams = [(0, len(text))] if len(text) == 1 else [(i, i + 2) for i in range(len(text) - 1)]
+            tokens.extend((fold(text[a:b]), len(tokens), base + a, base + b) for a, b in grams)
+        else:
+            for a, b in _split(text):
+                term = stem_lowered(text[a:b])
+                if term:
+                    tokens.append((term, len(tokens), base + a, base + b))
+    return tuple(tokens)
+
+
+def tokens(text: str, query: bool = False) -> Iterator[tuple[str, int, int, int]]:
+    """(term, position, start char, end char) of every token of `text`, in order."""
+    position = 0
+    for match in WORD_PATTERN.finditer(text):
+        found = _run_tokens(match.group(), query)
+        start = match.start()
+        if len(found) == 1:  # most runs are one word
+            term, _, a, b = found[0]
+            yield term, position, start + a, start + b
+            position += 1
+            continue
+        width = 0
+        for term, offset, a, b in found:
+            yield term, position + offset, start + a, start + b
+            width = max(width, offset + 1)
+        position += width
+
+
+def term_positions(text: str) -> dict[str, list[int]]:
+    """The positions of each index term of `text` (what `tokens` gives, without the characters):
+    the indexing loop, which is pure Python and runs over every word of every page."""
+    positions: dict[str, list[int]] = {}
+    position = 0
+    for run in WORD_PATTERN.findall(text):
+        found = _run_tokens(run, False)
+        if len(found) == 1:
+            term = found[0][0]
+            if term in positions:
+                positions[term].append(position)
+            else:
+                positions[term] = [position]
+            position += 1
+            continue
+        width = 0
+        for term, offset, _a, _b in found:
+            positions.setdefault(term, []).append(position + offset)
+            width = max(width, offset + 1)
+        position += width
+    return positions
+
+
+class PageAnalyzer(Analyzer):
+    """The analyzer of every text field: `tokens` in Whoosh's Token form (queries get the parts)."""
 
     def __call__(self, value: str, positions: bool = False, chars: bool = False, keeporiginal: bool = False,
                  removestops: bool = True, start_pos: int = 0, start_char: int = 0, tokenize: bool = True,
                  mode: str = "", **kwargs):  # type: ignore[override]
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        if not tokenize:
-            matches = [(value, 0, len(value))]
-        else:
-            matches = ((m.group(), m.start(), m.end()) for m in WORD_PATTERN.finditer(value))
-        for pos, (text, start, end) in enumerate(matches):
-            lowered = text.lower()
+        query = mode == "query"
+        found = tokens(value, query) if tokenize else [(fold(value), 0, 0, len(value))]
+        for term, position, start, end in found:
             if keeporiginal:
-                token.original = lowered
-            token.text = _stem(lowered)
+                token.original = value[start:end]
+            token.text = term
             token.boost = 1.0
             token.stopped = False
             if positions:
-                token.pos = start_pos + pos
+                token.pos = start_pos + position
             if chars:
                 token.startchar = start_char + start
                 token.endchar = start_char + end
             yield token
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, FastWordAnalyzer)
-
-    def __hash__(self) -> int:
-        return hash(FastWordAnalyzer)
-
-
-class PageAnalyzer(Analyzer):
-    """Tokenise, lowercase, split CJK into bigrams, stem (no stop words, no minimum length).
-
-    Text without CJK skips the bigram filter entirely: indexing is pure Python, and a filter
-    stage per token costs a fifth of the time.
-    """
-
-    def __init__(self) -> None:
-        self.plain = FastWordAnalyzer()
-        self.cjk = RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CjkBigramFilter() | StemFilter(cachesize=100000)
-
-    def __call__(self, value: str, **kwargs):  # type: ignore[override]
-        pipeline = self.cjk if has_cjk(value) else self.plain
-        return pipeline(value, **kwargs)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PageAnalyzer)
@@ -130,16 +252,14 @@ def page_analyzer() -> Analyzer:
     return PageAnalyzer()
 
 
-_SHARED = page_analyzer()
-
-
 @lru_cache(maxsize=65536)
-def _analyze_cached(text: str) -> tuple[str, ...]:
-    return tuple(token.text for token in _SHARED(text))
+def _analyze_cached(text: str, query: bool) -> tuple[str, ...]:
+    return tuple(term for term, *_ in tokens(text, query))
 
 
-def analyze(text: str) -> list[str]:
-    """The index terms of `text` (for highlighting words and scanning pages the index lacks)."""
+def analyze(text: str, query: bool = False) -> list[str]:
+    """The index terms of `text` (`query`: as a typed query reads: a split word's parts, then the
+    word joined)."""
     if len(text) > 64:
-        return [token.text for token in _SHARED(text)]
-    return list(_analyze_cached(text))
+        return [term for term, *_ in tokens(text, query)]
+    return list(_analyze_cached(text, query))

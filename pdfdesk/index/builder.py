@@ -12,11 +12,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import pymupdf
+
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.outline import read_outline
 from pdfdesk.core.references import PdfSource
-from pdfdesk.core.text import page_text
+from pdfdesk.core.text import TEXT_FLAGS, page_text
 from pdfdesk.index import embedding, semantic
+from pdfdesk.index.analysis import has_arabic, has_presentation_forms, space_presentation_words
 from pdfdesk.index.headings import heading_starts
 from pdfdesk.index.outline_placing import outline_starts
 from pdfdesk.index.page_lines import Line, page_lines
@@ -39,6 +42,18 @@ class Target:
 LOCK_SLICE = 25  # pages extracted per MuPDF lock hold, so searches and renders interleave
 
 
+def searchable_text(page: pymupdf.Page) -> str:
+    """A page's text as the index reads it. Arabic-script text set in presentation forms often has
+    no spaces between words, and MuPDF replaces the forms that show where a word ends by plain
+    letters unless told to keep ligatures; on such pages the shaped text is read once more and
+    cut into words by those forms."""
+    text = page_text(page)
+    if not has_arabic(text):
+        return text
+    shaped = page.get_text("text", flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_LIGATURES)
+    return space_presentation_words(shaped) if has_presentation_forms(shaped) else text
+
+
 def _extract_texts(target: Target, first: int, last: int) -> list[tuple[int, str]]:
     """Text of pages first..last; a damaged page reads as empty rather than stopping the build."""
     texts: list[tuple[int, str]] = []
@@ -46,7 +61,7 @@ def _extract_texts(target: Target, first: int, last: int) -> list[tuple[int, str
         with open_source(target.source, target.password) as opened:
             for number in range(start, min(start + LOCK_SLICE - 1, last) + 1):
                 try:
-                    texts.append((number, page_text(opened.doc.load_page(number - 1))))
+                    texts.append((number, searchable_text(opened.doc.load_page(number - 1))))
                 except Exception:
                     texts.append((number, ""))
     return texts

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from pdfdesk.core.text import text_page
-from pdfdesk.index.analysis import analyze, has_cjk
+from pdfdesk.index.analysis import analyze, fold, has_arabic, has_cjk
 from pdfdesk.index.query_terms import QueryTerms
 
 MIN_PARAGRAPH_CHARS = 80
@@ -56,7 +56,7 @@ def page_layout(page: pymupdf.Page, key: tuple[str, int] | None = None) -> PageL
     textpage = text_page(page)
     words = []
     for x0, y0, x1, y1, word, *_ in page.get_text("words", textpage=textpage):
-        lowered = word.lower().strip(_STRIP)
+        lowered = fold(word).strip(_STRIP)
         if lowered:
             words.append(((x0, y0, x1, y1), word, lowered, frozenset(analyze(lowered))))
     blocks = [(tuple(b[:4]), b[4].strip()) for b in page.get_text("blocks", textpage=textpage)
@@ -80,9 +80,12 @@ def hit_rects(page: pymupdf.Page, layout: PageLayout, terms: QueryTerms) -> tupl
             found = page.search_for(needle)[:MAX_RECTS]
             rects.extend(found)
             words.extend([needle] * len(found))
+    # Arabic words glued together on the page (no spaces in the text layer) hold the typed word inside
+    arabic = [needle for needle in terms.needles if has_arabic(needle)]
     if stems or terms.prefixes:
         for rect, word, lowered, word_terms in layout.words:
-            if word_terms & stems or any(lowered.startswith(p) for p in terms.prefixes):
+            if (word_terms & stems or any(lowered.startswith(p) for p in terms.prefixes)
+                    or (arabic and any(needle in lowered for needle in arabic))):
                 rects.append(pymupdf.Rect(rect))
                 words.append(word)
                 if len(rects) >= MAX_RECTS:

@@ -9,29 +9,35 @@ RRF_K = 60
 
 
 def rrf(rankings: Sequence[Sequence[Hashable]], k: int = RRF_K) -> list[tuple[Hashable, float]]:
-    """Fuse rankings: score(item) = sum over lists of 1 / (k + rank), rank from 1."""
+    """Fuse rankings: score(item) = sum over lists of 1 / (k + rank), rank from 1. Equal scores keep
+    the order the items were first met in, lists taken in turn rank by rank (the first list's
+    winner before the second's), never an order of their printed forms ("12" before "9")."""
     scores: dict[Hashable, float] = {}
-    for ranking in rankings:
+    first_met: dict[Hashable, tuple[int, int]] = {}
+    for which, ranking in enumerate(rankings):
         for rank, item in enumerate(ranking, start=1):
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda pair: (-pair[1], str(pair[0])))
+            first_met[item] = min(first_met.get(item, (rank, which)), (rank, which))
+    return sorted(scores.items(), key=lambda pair: (-pair[1], first_met[pair[0]]))
 
 
-def keyword_first(keyword: Sequence[Hashable], semantic: Sequence[Hashable],
-                  limit: int) -> list[tuple[Hashable, str]]:
-    """Keyword hits in their own order, then meaning-only hits filling the places keyword left.
+def keyword_first(keyword: Sequence[Hashable], semantic: Sequence[Hashable], limit: int,
+                  partial: Sequence[Hashable] = ()) -> list[tuple[Hashable, str]]:
+    """Keyword hits in their own order, then the rest by meaning.
 
     Equal-weight fusion (RRF) pushed the page a user remembered the words of below pages that
     were merely related in meaning; here words typed from the page always rank as they do in a
-    keyword search, and meaning adds what keywords miss (a question in one's own words).
+    keyword search. Pages holding only some of the words (`partial`) are weak evidence, as weak
+    as a meaning match: below the keyword hits the two are fused with equal weight, so a question
+    in one's own words gets the pages both agree on first.
     Returns (item, found_by) with found_by "keyword", "both" or "semantic"."""
     related = set(semantic)
     fused: list[tuple[Hashable, str]] = [(item, "both" if item in related else "keyword") for item in keyword[:limit]]
     seen = set(keyword)
-    for item in semantic:
+    rest = rrf([[item for item in partial if item not in seen], [item for item in semantic if item not in seen]])
+    words = set(partial)
+    for item, _score in rest:
         if len(fused) >= limit:
             break
-        if item not in seen:
-            fused.append((item, "semantic"))
-            seen.add(item)
+        fused.append((item, ("both" if item in related else "keyword") if item in words else "semantic"))
     return fused

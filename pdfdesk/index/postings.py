@@ -2,34 +2,30 @@
 
 Whoosh's own `Positions` format runs every token through the analyzer's generator chain and
 pickles each term's position list; together that was most of the time spent indexing a page.
-This format tokenises plain (non-CJK) text in one pass with the same regex and cached stemmer
-as `PageAnalyzer`, and stores positions as packed 32-bit deltas. CJK text still goes through
-the analyzer, so its bigrams are indexed exactly as queries analyse them.
+This format takes the terms and positions straight from `analysis.term_positions` (what
+`PageAnalyzer` yields, without a Token object per word) and stores positions as packed 32-bit deltas.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
 from whoosh.formats import Positions
 from whoosh.system import _INT_SIZE, pack_uint, unpack_uint
 
-from pdfdesk.index.analysis import WORD_PATTERN, PageAnalyzer, has_cjk, stem_lowered
+from pdfdesk.index.analysis import PageAnalyzer, term_positions
 
 
 class PackedPositions(Positions):
     """Positions of each term in a document, delta-encoded as an array of unsigned ints."""
 
     def word_values(self, value: Any, analyzer: Any, **kwargs: Any) -> Iterator[tuple[str, int, float, bytes]]:
-        if not isinstance(value, str) or not isinstance(analyzer, PageAnalyzer) or has_cjk(value):
+        if not isinstance(value, str) or not isinstance(analyzer, PageAnalyzer):
             yield from super().word_values(value, analyzer, **kwargs)
             return
-        positions: defaultdict[str, list[int]] = defaultdict(list)
-        for position, word in enumerate(WORD_PATTERN.findall(value)):
-            positions[stem_lowered(word)].append(position)
+        positions = term_positions(value)
         boost = self.field_boost
         for term, found in positions.items():
             yield term, len(found), len(found) * boost, self.encode(found)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pdfdesk.index.analysis import analyze, has_cjk
+from pdfdesk.index.analysis import analyze, fold, has_cjk
 
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
@@ -17,16 +17,17 @@ _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 
 @dataclass
 class QueryTerms:
-    words: list[str] = field(default_factory=list)      # plain words as typed (lowercased)
-    phrases: list[str] = field(default_factory=list)    # quoted phrases (lowercased)
+    words: list[str] = field(default_factory=list)      # plain words as typed (folded: NFKC, case)
+    phrases: list[str] = field(default_factory=list)    # quoted phrases (folded)
     prefixes: list[str] = field(default_factory=list)   # words typed with a trailing *
     excluded: list[str] = field(default_factory=list)
     any_of: bool = False                                # the query used OR
 
     @property
     def stems(self) -> set[str]:
-        """Index terms of the positive words and phrases (stemmed; CJK as bigrams)."""
-        return {t for text in self.words + self.phrases for t in analyze(text)}
+        """Index terms of the positive words and phrases (stemmed; CJK as bigrams; a joined word's
+        parts, as the query asks for them)."""
+        return {t for text in self.words + self.phrases for t in analyze(text, query=True)}
 
     @property
     def needles(self) -> list[str]:
@@ -51,7 +52,8 @@ def parse_terms(query: str) -> QueryTerms:
             negate, word = True, word[1:]
         if word is not None and ":" in word and not has_cjk(word):
             word = word.split(":", 1)[1]  # field:value -> value
-        text = (phrase if phrase is not None else word or "").strip().strip("()").lower()
+        text = (phrase if phrase is not None else word or "").strip().strip("()")
+        text = fold(text)
         if not text:
             negate = False
             continue

@@ -29,6 +29,7 @@ from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.page_lines import page_lines
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
+from pdfdesk.index.relaxing import relaxed_query
 from pdfdesk.index.scan import scan_pages
 from pdfdesk.index.sections import SectionStart
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
@@ -98,48 +99,94 @@ def _section_match(hit: dict[str, Any], score: float, found_by: str) -> dict[str
 def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | None, page_count: int,
                      query: str, sections: bool, limit: int, details: dict[str, Any],
                      unwritable: str | None = None) -> Ranking:
+    """Pages (or sections) holding all the query's words; when fewer than RELAX_BELOW do, those
+    holding some of them follow, marked partial (the words of a question in one's own words are
+    rarely all on one page)."""
     ranking = Ranking()
     indexed = state.pages_indexed if state is not None else 0
+    granularity = "section" if sections else "page"
     lists: list[list[Key]] = []
+    partial_lists: list[list[Key]] = []
+    parsed = None
     if indexed or sections:
         try:
-            parsed = index.parse(query, "section" if sections else "page")
+            parsed = index.parse(query, granularity)
         except QueryParserError as exc:  # whoosh is lenient; this is a backstop
             raise PdfDeskError(VALIDATION_ERROR, f"The query {query!r} cannot be parsed: {exc}.",
                                'Use words, "exact phrases", OR, NOT and prefix* only.') from None
-        keys = []
-        for hit in index.search(parsed, "section" if sections else "page", limit):  # may raise IndexDamaged
-            key: Key = ("section", hit["key"]) if sections else ("page", hit["page"])
-            keys.append(key)
-            ranking.matches[key] = (_section_match(hit, hit["score"], "keyword") if sections else
-                                    {"granularity": "page", "page": hit["page"], "score": hit["score"],
-                                     "found_by": "keyword"})
-        lists.append(keys)
+        lists.append(_index_hits(index, parsed, sections, limit, ranking))
     pending = [] if sections else list(range(indexed + 1, page_count + 1))
+    scan = None
     if pending:
         scan = scan_pages(target, pending, parse_terms(query), UNWRITABLE_SCAN_BUDGET_S if unwritable else SCAN_BUDGET_S)
-        keys = []
-        for number, score in scan.hits:
-            key = ("page", number)
-            keys.append(key)
-            ranking.matches.setdefault(key, {"granularity": "page", "page": number, "score": score,
-                                             "found_by": "keyword"})
-        lists.append(keys)
-        details.update({"index_complete": False, "pages_indexed": indexed, "pages_scanned": len(scan.scanned),
-                        "pages_not_searched": format_page_set(scan.not_reached)})
-        if unwritable:
-            note = f"The search index cannot be saved ({unwritable}), so the pages were read directly"
-            if scan.not_reached:
-                note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time (an index, "
-                         "once the data folder can be written, covers every page)")
-        else:
-            note = "The index is still being built: pages not yet indexed were read directly"
-            if scan.not_reached:
-                note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time, so search again "
-                         "in a moment for complete results")
-        add_note(details, note)
-    ranking.keys = [k for k, _ in rrf(lists)] if len(lists) > 1 else (lists[0] if lists else [])
+        lists.append(_scan_hits(scan.hits, ranking))
+        _scan_notes(details, indexed, scan, unwritable)
+    ranking.keys = _fused(lists)
+    if len(ranking.keys) >= RELAX_BELOW:
+        return ranking
+    relaxed = relaxed_query(parsed) if parsed is not None else None
+    if relaxed is not None:
+        partial_lists.append(_index_hits(index, relaxed, sections, limit, ranking, partial=True))
+    if scan is not None and scan.partial:
+        partial_lists.append(_scan_hits(scan.partial, ranking, partial=True))
+    partial = [key for key in _fused(partial_lists) if key not in set(ranking.keys)]
+    if partial:
+        details["keyword_match"] = "partial"
+        add_note(details, ("No " + granularity + " holds all the words" if not ranking.keys else
+                           f"Only {len(ranking.keys)} {granularity}(s) hold all the words") +
+                 f"; {granularity}s holding some of them follow, marked partial")
+        ranking.keys += partial
     return ranking
+
+
+RELAX_BELOW = 3  # fewer results holding every word than this, and results holding some follow
+
+
+def _fused(lists: list[list[Key]]) -> list[Key]:
+    return [k for k, _ in rrf(lists)] if len(lists) > 1 else (lists[0] if lists else [])
+
+
+def _index_hits(index: DocumentIndex, parsed: Any, sections: bool, limit: int, ranking: Ranking,
+                partial: bool = False) -> list[Key]:
+    keys: list[Key] = []
+    for hit in index.search(parsed, "section" if sections else "page", limit):  # may raise IndexDamaged
+        key: Key = ("section", hit["key"]) if sections else ("page", hit["page"])
+        keys.append(key)
+        if key in ranking.matches:
+            continue
+        match = (_section_match(hit, hit["score"], "keyword") if sections else
+                 {"granularity": "page", "page": hit["page"], "score": hit["score"], "found_by": "keyword"})
+        if partial:
+            match["keyword_match"] = "partial"
+        ranking.matches[key] = match
+    return keys
+
+
+def _scan_hits(hits: list[tuple[int, float]], ranking: Ranking, partial: bool = False) -> list[Key]:
+    keys: list[Key] = []
+    for number, score in hits:
+        key: Key = ("page", number)
+        keys.append(key)
+        if key not in ranking.matches:
+            ranking.matches[key] = {"granularity": "page", "page": number, "score": score, "found_by": "keyword",
+                                    **({"keyword_match": "partial"} if partial else {})}
+    return keys
+
+
+def _scan_notes(details: dict[str, Any], indexed: int, scan: Any, unwritable: str | None) -> None:
+    details.update({"index_complete": False, "pages_indexed": indexed, "pages_scanned": len(scan.scanned),
+                    "pages_not_searched": format_page_set(scan.not_reached)})
+    if unwritable:
+        note = f"The search index cannot be saved ({unwritable}), so the pages were read directly"
+        if scan.not_reached:
+            note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time (an index, "
+                     "once the data folder can be written, covers every page)")
+    else:
+        note = "The index is still being built: pages not yet indexed were read directly"
+        if scan.not_reached:
+            note += (f"; pages {format_page_set(scan.not_reached)} were not reached in time, so search again "
+                     "in a moment for complete results")
+    add_note(details, note)
 
 
 def add_note(details: dict[str, Any], note: str) -> None:
@@ -354,7 +401,9 @@ def _ranked(target: Target, index: DocumentIndex, state: IndexState | None, page
     details.setdefault("index_complete", bool(state and state.pages_complete))
     if keyword is not None and semantic_ranking is not None:
         chosen = []
-        for key, found_by in keyword_first(keyword.keys, semantic_ranking.keys, limit):
+        strict = [key for key in keyword.keys if "keyword_match" not in keyword.matches[key]]
+        partial = [key for key in keyword.keys if "keyword_match" in keyword.matches[key]]
+        for key, found_by in keyword_first(strict, semantic_ranking.keys, limit, partial):
             match = keyword.matches.get(key) or semantic_ranking.matches[key]
             if found_by == "both":
                 match["found_by"] = "both"

@@ -30,7 +30,6 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.index import LockError
-from whoosh.qparser import MultifieldParser, QueryParser
 from whoosh.query import Query
 from whoosh.writing import CLEAR
 from whoosh.scoring import BM25F
@@ -39,10 +38,11 @@ from pdfdesk.core import paths
 from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.index.analysis import page_analyzer
 from pdfdesk.index.locks import file_lock, lock_path
+from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.postings import PackedPositions
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 STATE_FILE = "state.json"
 DAMAGE_FILE = "damaged.json"
 WHOOSH_DIR = "whoosh"
@@ -274,10 +274,8 @@ class DocumentIndex:
         # The schema built in memory, not the index's: reading it from disk re-reads the table of
         # contents on every query, which another process's commit may be replacing.
         if granularity == "section":
-            parser: QueryParser = MultifieldParser(["title", "text"], _schema(SECTIONS))
-        else:
-            parser = QueryParser("text", _schema(PAGES))
-        return parser.parse(query)
+            return word_parser(["title", "text"], _schema(SECTIONS)).parse(query)
+        return word_parser(["text"], _schema(PAGES)).parse(query)
 
     def search(self, query: Query, granularity: str, limit: int) -> list[dict[str, Any]]:
         """Ranked hits (stored fields + score) of one granularity; IndexDamaged when the files

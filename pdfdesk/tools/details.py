@@ -183,6 +183,7 @@ class SearchMatch(TypedDict):
     end_page: NotRequired[int]
     similarity: NotRequired[float]
     low_confidence: NotRequired[bool]
+    keyword_match: NotRequired[Literal["partial"]]  # holds some of the query's words, not all
     hidden_text_on_page: NotRequired[bool]
     hit_in_hidden_text: NotRequired[bool]
 
@@ -206,6 +207,7 @@ class SearchDetails(RepairNotes):
     mode_requested: str
     mode_used: Literal["keyword", "semantic", "hybrid", "mixed"]
     mode_reason: NotRequired[str]
+    keyword_match: NotRequired[Literal["partial"]]  # no (or too few) pages held every word: some follow
     semantic_unavailable: NotRequired[str]
     granularity: Literal["page", "section"]
     matches: list[SearchMatch]

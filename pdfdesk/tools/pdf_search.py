@@ -139,6 +139,7 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     skipped: list[SkippedDocument] = []
     modes: set[str] = set()
     reasons: set[str] = set()
+    partial_rankings: list[list[tuple[str, int]]] = []
     indexed = [e for e in Library().entries() if e.status == INDEXED]
     entries = [e for e in indexed if _allowed(e.path)]
     outside = len(indexed) - len(entries)
@@ -159,20 +160,25 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
         modes.add(found.details.get("mode_used", "keyword"))
         if found.details.get("mode_reason"):
             reasons.add(found.details["mode_reason"])
-        keys = []
+        keys, partial = [], []
         for position, match in enumerate(found.matches):
             match["file"] = entry.path
             key = (entry.path, position)
             pool[key] = (target, match)
-            keys.append(key)
+            (partial if "keyword_match" in match else keys).append(key)
         rankings.append(keys)
-    chosen = [pool[key] for key, _ in rrf(rankings)[:limit]]
+        partial_rankings.append(partial)
+    # pages holding every word, from any document, before those holding only some of them
+    fused = [key for key, _ in rrf(rankings)] + [key for key, _ in rrf(partial_rankings)]
+    chosen = [pool[key] for key in fused[:limit]]
     for target, match in chosen:
         decorate_matches(target, [match], query, args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
     details = cast(SearchDetails, {"library": True, "documents_searched": len(rankings), "mode_requested": mode,
                                    "mode_used": "mixed" if len(modes) > 1 else (modes.pop() if modes else "keyword")})
     if reasons:
         details["mode_reason"] = "; ".join(sorted(reasons))
+    if any("keyword_match" in match for _, match in chosen):
+        details["keyword_match"] = "partial"
     if skipped:
         details["documents_skipped"] = skipped
     if outside:
@@ -205,7 +211,8 @@ def _format(match: SearchMatch, rank: int, library: bool = False) -> str:
     else:
         section = neutralise(match["section"], limit=None, quotes=False) if match.get("section") else ""
         where = f"page {match['page']}" + (f" — {section}" if section else "")
-    flag = "  (low confidence: related in meaning, no keyword match)" if match.get("low_confidence") else ""
+    flag = "  (low confidence: related in meaning, no keyword match)" if match.get("low_confidence") else (
+        "  (some of the words)" if match.get("keyword_match") else "")
     if match.get("hit_in_hidden_text"):
         flag += "  (HIDDEN TEXT: the hit is in text a reader cannot see)"
     return f"[{rank}] {prefix}{where}  score {match['score']}{flag}\n{match['excerpt']}"

@@ -40,7 +40,7 @@ def test_ask_streams_a_cited_answer_from_a_local_server(report_pdf, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Either party may terminate with ninety days notice [p. 5].\n")
     assert f"Sources:\n  [1] report.pdf p. 5 — {report_pdf}#page=5" in done.stdout
-    assert "[lab/qwen2.5-7b]" in done.stderr and "→ pdf_search(" in done.stderr and "✓ 1 match" in done.stderr
+    assert "[lab/qwen2.5-7b]" in done.stderr and "→ pdf_search(" in done.stderr and "✓ 2 matches" in done.stderr
 
 
 def test_ask_with_model_flag_and_a_failing_server(report_pdf, tmp_path):

@@ -112,12 +112,13 @@ def test_hybrid_keeps_the_keyword_ranking_first(builtin_model, topics_pdf):
         assert keyword_pages and [m["page"] for m in hybrid["matches"]][:len(keyword_pages)] == keyword_pages
 
 
-def test_paraphrase_finds_nothing_by_keyword_but_something_by_auto(builtin_model, topics_pdf):
+def test_paraphrase_finds_no_page_with_every_word_but_auto_finds_it_by_meaning(builtin_model, topics_pdf):
     build(topics_pdf)
     keyword = call_tool("pdf_search", {"path": str(topics_pdf), "query": "stormy forecast tonight", "mode": "keyword"})
-    assert keyword.details["count"] == 0
+    assert all(m["keyword_match"] == "partial" for m in keyword.details["matches"])
     auto = call_tool("pdf_search", {"path": str(topics_pdf), "query": "stormy forecast tonight"}).details
-    assert auto["matches"][0]["page"] == 4 and auto["matches"][0]["found_by"] == "semantic"
+    # the page meaning points at comes first; it also holds one of the words ("tonight")
+    assert auto["matches"][0]["page"] == 4 and auto["matches"][0]["found_by"] in ("semantic", "both")
 
 
 def test_auto_is_keyword_with_a_reason_until_vectors_exist(builtin_model, topics_pdf):

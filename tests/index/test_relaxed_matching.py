@@ -1,0 +1,81 @@
+"""A query whose words no page holds all of falls back on pages holding some of them, says so,
+keeps its syntax (phrases, NOT, OR, prefixes) and never matches on stop words alone; fused lists
+break ties by rank, not by the printed form of their keys."""
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pdfdesk.core.documents import open_pdf
+from pdfdesk.index.builder import Target, build_index
+from pdfdesk.index.hybrid import keyword_first, rrf
+from pdfdesk.tools import call_tool
+
+PAGES = [
+    "Crop marks are printed at each corner of the frame so the printer can trim the margins.",
+    "The graphic is scaled to the width of the text block and centred on the page.",
+    "Each chapter opens on a right-hand page with the title set in bold.",
+    "The of and the with a to in is: a page of nothing but function words and more words.",
+    "Margins are trimmed by four lengths around every frame graphic before printing.",
+]
+
+
+@pytest.fixture
+def pages_pdf(tmp_path: Path) -> Path:
+    doc = pymupdf.open()
+    for text in PAGES:
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 300), text, fontsize=11)
+    path = tmp_path / "pages.pdf"
+    doc.save(path)
+    return path
+
+
+def _search(path: Path, query: str, indexed: bool = True) -> dict:
+    if indexed:
+        with open_pdf(str(path)) as opened:
+            build_index(Target(opened.source, None, opened.fingerprint))
+    result = call_tool("pdf_search", {"path": str(path), "query": query, "mode": "keyword"})
+    assert not result.is_error, result.text
+    return result.details
+
+
+@pytest.mark.parametrize("indexed", [True, False], ids=["index", "scan"])
+def test_own_words_find_the_page_with_most_of_them(pages_pdf, indexed):
+    details = _search(pages_pdf, "cut away the margins of each frame graphic by four lengths", indexed)
+    assert details["keyword_match"] == "partial" and "some of them" in details["note"]
+    assert details["matches"][0]["page"] == 5
+    assert all(m["keyword_match"] == "partial" for m in details["matches"])
+    assert 4 not in [m["page"] for m in details["matches"]]  # stop words alone never make a match
+
+
+def test_all_words_first_then_some(pages_pdf):
+    details = _search(pages_pdf, "trim margins")
+    pages = [(m["page"], m.get("keyword_match")) for m in details["matches"]]
+    assert pages[0] == (1, None)  # the one page holding both words, not marked
+    assert (5, "partial") in pages and details["keyword_match"] == "partial"
+
+
+def test_enough_pages_with_every_word_are_not_relaxed(pages_pdf):
+    details = _search(pages_pdf, "page")
+    assert "keyword_match" not in details and all("keyword_match" not in m for m in details["matches"])
+
+
+def test_syntax_keeps_its_meaning_when_relaxed(pages_pdf):
+    excluded = [m["page"] for m in _search(pages_pdf, "margins frame chapter NOT crop")["matches"]]
+    assert 1 not in excluded and 5 in excluded
+    phrase = _search(pages_pdf, '"frame graphic" chapter')
+    assert [m["page"] for m in phrase["matches"]][:1] == [5]
+    assert 2 not in [m["page"] for m in phrase["matches"]]  # "graphic" alone is not the phrase
+    either = _search(pages_pdf, "chapter OR graphic")
+    assert "keyword_match" not in either and sorted(m["page"] for m in either["matches"]) == [2, 3, 5]
+
+
+def test_ties_keep_the_first_lists_order():
+    assert [item for item, _ in rrf([[("page", 12), ("page", 3)], [("page", 9), ("page", 4)]])] == [
+        ("page", 12), ("page", 9), ("page", 3), ("page", 4)]
+
+
+def test_partial_keyword_hits_are_fused_with_meaning_below_the_full_ones():
+    fused = keyword_first(["a"], ["c", "b"], 5, partial=["b", "d"])
+    assert fused[0] == ("a", "keyword") and fused[1] == ("b", "both")
