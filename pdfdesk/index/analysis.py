@@ -7,7 +7,7 @@ A page's runs of letters and digits become index terms the way a reader later lo
   the parts and the whole both match;
 - terms are NFKC-folded (ligatures, full-width forms, Arabic presentation forms), case-folded (not
   lowercased: `Buße` matches `busse`, a Greek final sigma matches σ), stripped of Arabic vowel
-  marks with the Arabic and Persian letter variants made one, and stemmed;
+  marks with the Arabic and Persian letter variants made one, and stemmed for their script;
 - scripts written without spaces (CJK, Thai, Lao, Khmer, Myanmar) become overlapping character
   bigrams, and Arabic text set in presentation forms without spaces (what XeTeX-made PDFs give) is
   cut into words where a letter's shape says its word ends.
@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from whoosh.analysis import Analyzer, Token
+from whoosh.lang import stemmer_for_language
 from whoosh.lang.porter import stem as porter_stem
 
 # Scripts written without spaces between words: Han, kana, Hangul, Thai, Lao, Myanmar, Khmer.
@@ -130,13 +131,43 @@ def _stem(word: str) -> str:
 
 @lru_cache(maxsize=200_000)
 def stem_lowered(word: str) -> str:
-    """The index term of one part as typed (folded, then stemmed)."""
-    return _stem(fold(word))
+    """The index term of one part as typed: folded, then stemmed for its script (Porter for Latin
+    letters, Snowball's Russian for Cyrillic, a light prefix and suffix stripper for Arabic)."""
+    folded = fold(word)
+    if folded.isascii():
+        return _stem(folded)
+    if _CYRILLIC.search(folded):
+        return _russian_stem(folded)
+    if has_arabic(folded):
+        return arabic_light_stem(folded)
+    return _stem(folded)
+
+
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_russian_stem = stemmer_for_language("ru")
+# Arabic attaches the article, conjunctions and prepositions to the word, and marks plural, dual,
+# feminine and possessive with endings: "والملفات" is "and the files". Stripping the commonest of
+# them (a light stemmer, not a root finder) lets "ملف" find it; a stem keeps at least three letters.
+_ARABIC_PREFIXES = ("وال", "بال", "كال", "فال", "لل", "ال", "و")
+_ARABIC_SUFFIXES = ("ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي")
+
+
+def arabic_light_stem(word: str) -> str:
+    """`word` (folded) without its commonest attached prefix and ending."""
+    for prefix in _ARABIC_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
+            word = word[len(prefix):]
+            break
+    for suffix in _ARABIC_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[:-len(suffix)]
+    return word
 
 
 # (term, position offset within the run, start, end) of each token of a run; the joined forms of a
-# split run come last, each at its first part's offset. Runs repeat on every page, so their tokens
-# are remembered.
+# split run come next, each at its first part's offset, and an Arabic run's letter trigrams last,
+# with offsets -1, -2, ... in a position stream of their own (GRAM_BASE and up), so a phrase of
+# trigrams matches only trigrams in a row. Runs repeat on every page, so their tokens are remembered.
 RunTokens = tuple[tuple[str, int, int, int], ...]
 
 
@@ -158,7 +189,51 @@ def _run_tokens(run: str, query: bool) -> RunTokens:
             joined.append((fold(segment.group()), first, segment.start(), segment.end()))
     if len(parts) > 1 and (query or len(joined) != 1 or joined[0][2:] != (0, len(run))):
         joined.append((fold(run), 0, 0, len(run)))
-    return tuple(parts + joined)
+    if query or not (has_arabic(run) or has_presentation_forms(run)):
+        return tuple(parts + joined)
+    grams = [(gram, -1 - k, 0, len(run)) for k, gram in enumerate(arabic_grams(run))]
+    return tuple(parts + joined + grams)
+
+
+GRAM_MARK = "#"        # starts every character n-gram term: no word term can be mistaken for one
+GRAM_SIZE = 3
+GRAM_MIN_LETTERS = 4   # shorter Arabic words are matched as words only
+GRAM_BASE = 1 << 28    # n-grams have positions of their own, far above any word's
+_ARABIC_LETTERS = re.compile("[\u0620-\u064a\u066e-\u06d3\u06d5\u06fa-\u06ff]+")
+
+
+def arabic_grams(run: str) -> list[str]:
+    """Overlapping letter trigrams of a run's Arabic-script words (folded). Text set without
+    spaces, and words with a clitic attached ("وخرطوشة"), hold a typed word only inside a longer
+    run; its trigrams in a row find it there."""
+    grams: list[str] = []
+    for letters in _ARABIC_LETTERS.findall(fold(run)):
+        if len(letters) >= GRAM_MIN_LETTERS:
+            grams.extend(GRAM_MARK + letters[i:i + GRAM_SIZE] for i in range(len(letters) - GRAM_SIZE + 1))
+    return grams
+
+
+QueryRun = tuple[tuple[str, ...], str | None, bool, tuple[str, ...]]
+
+
+def query_runs(text: str) -> list[QueryRun]:
+    """Each run of a typed word as (its parts' terms, its joined form or None, unspaced, its
+    Arabic letter trigrams): what the query parser needs to ask for the word joined, as a phrase
+    of its parts, or inside a longer run of Arabic letters."""
+    runs = []
+    for match in WORD_PATTERN.finditer(text):
+        run = match.group()
+        found = _run_tokens(run, True)
+        if not found:
+            continue
+        if has_cjk(run):
+            runs.append((tuple(term for term, *_ in found), None, True, ()))
+            continue
+        joined = fold(run) if len(found) > 1 else None
+        parts = tuple(term for term, *_ in (found[:-1] if joined is not None else found))
+        shaped = has_arabic(run) or has_presentation_forms(run)
+        runs.append((parts, joined, False, tuple(arabic_grams(run)) if shaped else ()))
+    return runs
 
 
 def _unspaced_tokens(run: str) -> RunTokens:
@@ -180,7 +255,7 @@ def _unspaced_tokens(run: str) -> RunTokens:
 
 def tokens(text: str, query: bool = False) -> Iterator[tuple[str, int, int, int]]:
     """(term, position, start char, end char) of every token of `text`, in order."""
-    position = 0
+    position, gram_position = 0, GRAM_BASE
     for match in WORD_PATTERN.finditer(text):
         found = _run_tokens(match.group(), query)
         start = match.start()
@@ -189,18 +264,23 @@ def tokens(text: str, query: bool = False) -> Iterator[tuple[str, int, int, int]
             yield term, position, start + a, start + b
             position += 1
             continue
-        width = 0
+        width = grams = 0
         for term, offset, a, b in found:
-            yield term, position + offset, start + a, start + b
-            width = max(width, offset + 1)
+            if offset < 0:
+                yield term, gram_position - 1 - offset, start + a, start + b
+                grams += 1
+            else:
+                yield term, position + offset, start + a, start + b
+                width = max(width, offset + 1)
         position += width
+        gram_position += grams + 1 if grams else 0
 
 
 def term_positions(text: str) -> dict[str, list[int]]:
     """The positions of each index term of `text` (what `tokens` gives, without the characters):
     the indexing loop, which is pure Python and runs over every word of every page."""
     positions: dict[str, list[int]] = {}
-    position = 0
+    position, gram_position = 0, GRAM_BASE
     for run in WORD_PATTERN.findall(text):
         found = _run_tokens(run, False)
         if len(found) == 1:
@@ -211,11 +291,16 @@ def term_positions(text: str) -> dict[str, list[int]]:
                 positions[term] = [position]
             position += 1
             continue
-        width = 0
+        width = grams = 0
         for term, offset, _a, _b in found:
-            positions.setdefault(term, []).append(position + offset)
-            width = max(width, offset + 1)
+            if offset < 0:
+                positions.setdefault(term, []).append(gram_position - 1 - offset)
+                grams += 1
+            else:
+                positions.setdefault(term, []).append(position + offset)
+                width = max(width, offset + 1)
         position += width
+        gram_position += grams + 1 if grams else 0
     return positions
 
 

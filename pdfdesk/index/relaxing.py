@@ -12,28 +12,54 @@ from __future__ import annotations
 from functools import lru_cache
 
 from whoosh.lang.stopwords import stoplists
-from whoosh.query import And, AndMaybe, AndNot, Not, Or, Query, Term
+from whoosh.query import And, AndMaybe, AndNot, Not, Or, Phrase, Query, Term
 
-from pdfdesk.index.analysis import analyze
+from pdfdesk.index.analysis import GRAM_MARK, analyze
 
 STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
+# Whoosh has no Arabic or Persian list: the commonest particles and prepositions, which Arabic
+# script often writes joined to the next word, so a page rarely holds them as words of their own.
+ARABIC_STOPS = ("و في من إلى الى على عن أن ان إن ما لا لم لن هذا هذه ذلك تلك التي الذي الذين ثم أو او قد كان "
+                "كانت مع كل به بها له لها هو هي هم عند بين حتى إذا اذا")
+PERSIAN_STOPS = "و از به در که این آن را با های ها می تا برای هم یا است بر نیز اگر پس"
 COORDINATION = 0.9  # how much a page holding more of the words gains (Whoosh: 0 < scale < 1)
 
 
 @lru_cache(maxsize=1)
 def stop_terms() -> frozenset[str]:
     """Index terms of the common function words of the languages listed."""
-    return frozenset(term for language in STOP_LANGUAGES for word in stoplists[language]
-                     for term in analyze(word, query=True))
+    words = [word for language in STOP_LANGUAGES for word in stoplists[language]]
+    words += ARABIC_STOPS.split() + PERSIAN_STOPS.split()
+    return frozenset(term for word in words for term in analyze(word, query=True))
 
 
 def is_stop(query: Query) -> bool:
-    """A single word (in one field or several) that is a stop word."""
+    """A single word (in one field or several, with or without its letter trigrams) that is a
+    stop word."""
     if isinstance(query, Term):
         return isinstance(query.text, str) and query.text in stop_terms()
     if isinstance(query, Or) and query.subqueries:
-        return all(isinstance(sub, Term) and is_stop(sub) for sub in query.subqueries)
+        words = [sub for sub in query.subqueries if not _grams(sub)]
+        return bool(words) and all(is_stop(sub) for sub in words)
     return False
+
+
+def _grams(query: Query) -> bool:
+    """A phrase of letter trigrams (the parser's second way of asking for an Arabic word)."""
+    return isinstance(query, Phrase) and all(word.startswith(GRAM_MARK) for word in query.words)
+
+
+def strict_query(parsed: Query) -> Query:
+    """`parsed` with its stop words made optional: they add to a page's score but a page without
+    them still holds all the words that matter (Arabic script glues و and ب to the next word)."""
+    if not isinstance(parsed, And) or isinstance(parsed, AndNot):
+        return parsed
+    stops = [sub for sub in parsed.subqueries if is_stop(sub)]
+    rest = [sub for sub in parsed.subqueries if not is_stop(sub)]
+    if not stops or not [sub for sub in rest if not isinstance(sub, Not)]:
+        return parsed
+    required: Query = And(rest) if len(rest) > 1 else rest[0]
+    return AndMaybe(required, Or(stops))
 
 
 def relaxed_query(parsed: Query) -> Query | None:

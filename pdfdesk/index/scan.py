@@ -35,7 +35,10 @@ def _needles(terms: QueryTerms) -> tuple[list[re.Pattern[str]], list[str]]:
     the analyzer splits (`major_diam`, `Keyword42`) needs its parts in a row, with nothing but
     punctuation or spaces between them, as the index's phrase of parts does."""
     required: list[str | re.Pattern[str]] = []
-    for word in terms.words:
+    content = [word for word in terms.words if not _is_stop(word)]
+    # stop words add nothing a page must hold, as in the index's query (unless they are all there is)
+    words = content if content or terms.phrases or terms.prefixes else terms.words
+    for word in words:
         parts = WORD_PARTS.findall(word)
         if has_cjk(word):
             required.append(word)
@@ -47,6 +50,10 @@ def _needles(terms: QueryTerms) -> tuple[list[re.Pattern[str]], list[str]]:
     required.extend(re.sub(r"\s+", " ", p) for p in terms.phrases)
     required.extend(terms.prefixes)
     return [n if isinstance(n, re.Pattern) else re.compile(re.escape(n)) for n in required if n], terms.excluded
+
+
+def _is_stop(word: str) -> bool:
+    return set(analyze(word, query=True)) <= stop_terms()
 
 
 # The parts of a typed word as they appear on a page (folded: letters, digits, camelCase apart).
@@ -79,7 +86,7 @@ def _relaxed_needles(terms: QueryTerms) -> list[re.Pattern[str]] | None:
     match (as `relaxing.relaxed_query` asks the index); None when there is nothing to relax."""
     if terms.any_of or len(terms.words) + len(terms.phrases) + len(terms.prefixes) < 2:
         return None
-    content = [word for word in terms.words if not set(analyze(word, query=True)) <= stop_terms()]
+    content = [word for word in terms.words if not _is_stop(word)]
     if not (content or terms.phrases or terms.prefixes):
         return None
     needles, _ = _needles(QueryTerms(words=content, phrases=terms.phrases, prefixes=terms.prefixes))

@@ -29,7 +29,7 @@ from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.page_lines import page_lines
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
-from pdfdesk.index.relaxing import relaxed_query
+from pdfdesk.index.relaxing import relaxed_query, strict_query
 from pdfdesk.index.scan import scan_pages
 from pdfdesk.index.sections import SectionStart
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
@@ -114,7 +114,12 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
         except QueryParserError as exc:  # whoosh is lenient; this is a backstop
             raise PdfDeskError(VALIDATION_ERROR, f"The query {query!r} cannot be parsed: {exc}.",
                                'Use words, "exact phrases", OR, NOT and prefix* only.') from None
-        lists.append(_index_hits(index, parsed, sections, limit, ranking))
+        strict = strict_query(parsed)
+        if sections:  # a section whose title holds every word is the one a user typing a heading means
+            titled = _index_hits(index, strict_query(index.parse(query, "title")), True, limit, ranking)
+            lists.append(titled + [key for key in _index_hits(index, strict, True, limit, ranking) if key not in titled])
+        else:
+            lists.append(_index_hits(index, strict, False, limit, ranking))
     pending = [] if sections else list(range(indexed + 1, page_count + 1))
     scan = None
     if pending:

@@ -42,7 +42,7 @@ from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.postings import PackedPositions
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
-INDEX_VERSION = 6
+INDEX_VERSION = 8
 STATE_FILE = "state.json"
 DAMAGE_FILE = "damaged.json"
 WHOOSH_DIR = "whoosh"
@@ -275,12 +275,14 @@ class DocumentIndex:
         # contents on every query, which another process's commit may be replacing.
         if granularity == "section":
             return word_parser(["title", "text"], _schema(SECTIONS)).parse(query)
+        if granularity == "title":
+            return word_parser(["title"], _schema(SECTIONS)).parse(query)
         return word_parser(["text"], _schema(PAGES)).parse(query)
 
     def search(self, query: Query, granularity: str, limit: int) -> list[dict[str, Any]]:
         """Ranked hits (stored fields + score) of one granularity; IndexDamaged when the files
         cannot be read (the damage is reported for the builder)."""
-        kind = SECTIONS if granularity == "section" else PAGES
+        kind = SECTIONS if granularity in ("section", "title") else PAGES
         with self._reading(kind) as searcher:
             return [dict(hit.fields(), score=float(hit.score)) for hit in searcher.search(query, limit=limit)]
 

@@ -79,3 +79,9 @@ def test_ties_keep_the_first_lists_order():
 def test_partial_keyword_hits_are_fused_with_meaning_below_the_full_ones():
     fused = keyword_first(["a"], ["c", "b"], 5, partial=["b", "d"])
     assert fused[0] == ("a", "keyword") and fused[1] == ("b", "both")
+
+
+def test_stop_words_are_optional_when_every_other_word_is_there(pages_pdf):
+    # "nothing" is on page 4 only; "which" is on no page: it must not stop the page from matching
+    details = _search(pages_pdf, "which nothing")
+    assert [m["page"] for m in details["matches"]] == [4] and "keyword_match" not in details

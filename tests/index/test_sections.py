@@ -307,3 +307,23 @@ def test_hostile_outlines_give_the_sections_the_walk_could_read(tmp_path):
     assert [s.level for s in deep] == list(range(1, MAX_DEPTH + 1)) and all(s.page == 1 for s in deep)
     loop = outline_entries(pymupdf.open(cyclic_outline(tmp_path / "loop.pdf")))
     assert [s.title for s in loop] == ["A", "B"]
+
+
+def test_the_section_titled_with_the_words_beats_one_whose_text_repeats_them(tmp_path):
+    doc = pymupdf.open()
+    first = doc.new_page()
+    first.insert_text((72, 72), "Purpose of this guide", fontsize=16)
+    first.insert_textbox(pymupdf.Rect(72, 90, 520, 300), "It sets out the rules.", fontsize=11)
+    for _ in range(3):
+        page = doc.new_page()
+        page.insert_text((72, 72), "Margins in this guide", fontsize=16)
+        page.insert_textbox(pymupdf.Rect(72, 90, 520, 700),
+                            "The purpose of margins: purpose, purpose and purpose again. " * 12, fontsize=11)
+    doc.set_toc([[1, "Purpose of this guide", 1], [1, "Margins in this guide", 2]])
+    path = tmp_path / "guide.pdf"
+    doc.save(path)
+    with open_pdf(str(path)) as opened:
+        build_index(Target(opened.source, None, opened.fingerprint))
+    matches = call_tool("pdf_search", {"path": str(path), "query": "purpose of this guide", "mode": "keyword",
+                                       "granularity": "section"}).details["matches"]
+    assert matches[0]["title"] == "Purpose of this guide"

@@ -107,3 +107,23 @@ def test_a_split_word_does_not_match_a_longer_number():
     assert score_text("see Keyword42 here", required, excluded, False) > 0
     assert score_text("see keyword 42 here", required, excluded, False) > 0
     assert score_text("see Keyword420 here", required, excluded, False) == 0
+
+
+def test_arabic_words_glued_to_a_clitic_or_a_neighbour_are_found(tmp_path):
+    if not DEJAVU.exists():
+        pytest.skip("DejaVu Sans is not installed")
+    doc = pymupdf.open()
+    # "and the ink cartridge" with the conjunction joined, then words run together after a letter
+    # that never joins to the left (nothing in the shapes marks where those words end)
+    for text in ("وخرطوشة الحبر جديدة", "راهنماقواعدصفحه", "كلمات أخرى هنا"):
+        page = doc.new_page()
+        page.insert_font(fontname="dv", fontfile=str(DEJAVU))
+        page.insert_text((72, 100), text[::-1], fontname="dv", fontsize=14)
+    path = tmp_path / "glued.pdf"
+    doc.save(path)
+    with open_pdf(str(path)) as opened:
+        build_index(Target(opened.source, None, opened.fingerprint))
+    for query, page in (("خرطوشة", 1), ("قواعد", 2), ("راهنما", 2)):
+        result = call_tool("pdf_search", {"path": str(path), "query": query, "mode": "keyword"})
+        assert [m["page"] for m in result.details["matches"]][:1] == [page], query
+        assert "keyword_match" not in result.details, query
