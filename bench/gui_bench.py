@@ -13,7 +13,8 @@ PDFs named on the command line, a DocumentView (1000 x 800) is shown offscreen a
                       the way the window builds it (handed to the indexing owner, which runs
                       each stage in a child process)
   memory              resident set size (VmRSS) after both scrolls (target <= 300 MB); the view's
-                      image caches and the RSS before opening are printed beside it
+                      image caches, the RSS before opening and the whole process tree (render
+                      helper, fork server, index builds: sums of RSS and PSS, each one's private memory)
   repaint             mean time of a synchronous repaint of the whole view at the top of the document
 Then the same document again with --annotations N review annotations (default 1,000) spread over its
 pages — made with the pdf_annotate tool in a child process in the bench's throwaway home, listed
@@ -35,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # Before importing pdfdesk: indices and config go to a throwaway folder, not the user's.
@@ -51,6 +52,7 @@ import pymupdf  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from bench.process_memory import Member, PeakTracker, private_mb, rss_mb, snapshot, tree_lines  # noqa: E402
 from pdfdesk.core.documents import close_all, open_source  # noqa: E402
 from pdfdesk.gui.viewer import render_process  # noqa: E402
 
@@ -115,25 +117,6 @@ def _annotate(path: Path, count: int, out: Path) -> None:
     if listed.is_error:
         raise SystemExit(f"pdf_annotate list failed: {listed.details}")
     out.write_text(json.dumps(listed.details["annotations"]), encoding="utf-8")
-
-
-def private_mb(pid: int) -> float:
-    """Memory only this process holds (its share of shared libraries is already in the app's RSS)."""
-    total = 0
-    with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
-        for line in rollup:
-            if line.startswith(("Private_Clean:", "Private_Dirty:")):
-                total += int(line.split()[1])
-    return total / 1024.0
-
-
-def rss_mb(pid: int | str = "self") -> float:
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024.0
-    import resource
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 class Heartbeat:
@@ -239,6 +222,13 @@ class Figures:
     rss_after_index: float | None = None
     repaint_ms: float = 0.0
     annotations: int = 0
+    tree: list[Member] = field(default_factory=list)  # after the scroll
+    tree_index: list[Member] = field(default_factory=list)  # each process's peak while indexing
+
+
+def tree_now() -> list[Member]:
+    helper = render_process.HELPER.pid()
+    return snapshot(labels={os.getpid(): "this process (the view)", **({helper: "render helper"} if helper else {})})
 
 
 def repaint_ms(view, times: int = 30) -> float:
@@ -288,10 +278,11 @@ def measure(path: Path, step_screens: float, index: bool, annotations: list[dict
     helper = render_process.HELPER.pid()
     helper_mb = private_mb(helper) if helper else 0.0
     rss = rss_mb() + helper_mb  # the budget: open and scrolled end to end
+    tree = tree_now()
     cache_mb = view.cache_bytes() / 1048576
 
     index_stall = index_s = None
-    indexed = 0
+    indexed, tree_index = 0, []
     if index:
         from pdfdesk.index.builder import Target
         from pdfdesk.index.owner import default_owner
@@ -301,6 +292,11 @@ def measure(path: Path, step_screens: float, index: bool, annotations: list[dict
         source = view.source
         with open_source(source, None) as opened:  # untimed: the fingerprint hashes the file
             fingerprint = opened.fingerprint
+        peaks, sampler = PeakTracker(), QTimer()
+        peaks.record(tree)
+        peaks.phase = "new while indexing"
+        sampler.timeout.connect(lambda: peaks.record(tree_now()))
+        sampler.start(250)
         heartbeat.start()
         owner = default_owner()
         owner.submit(Target(source, None, fingerprint), INTERACTIVE)
@@ -310,6 +306,9 @@ def measure(path: Path, step_screens: float, index: bool, annotations: list[dict
         state = DocumentIndex(fingerprint).read_state()
         indexed = state.pages_indexed if state is not None else 0
         wait_for_build(fingerprint)
+        sampler.stop()
+        peaks.record(tree_now())
+        tree_index = peaks.members()
 
     helper = render_process.HELPER.pid()
     rss_after_index = rss_mb() + (private_mb(helper) if helper else 0.0)
@@ -322,7 +321,7 @@ def measure(path: Path, step_screens: float, index: bool, annotations: list[dict
     return Figures(path.name, pages, first_ms, raw_ms, open_stall, scroll_stall, scroll_s, index_stall, index_s,
                    indexed, rss, rss_before, cache_mb, helper_rss=helper_mb, helper_renders=helper_share,
                    rss_after_index=rss_after_index if index else None, repaint_ms=repaint,
-                   annotations=shown)
+                   annotations=shown, tree=tree, tree_index=tree_index)
 
 
 def verdict(value: float | None, target: float) -> str:
@@ -351,9 +350,13 @@ def report(fig: Figures) -> list[str]:
     print(f"  memory (VmRSS)        {fig.rss_mb:8.1f} MB   target <= {RSS_TARGET_MB:.0f} MB   "
           f"{verdict(fig.rss_mb, RSS_TARGET_MB):6}  app RSS + render helper's private memory ({fig.helper_rss:.1f} MB) "
           f"after the scroll; before opening {fig.rss_before_mb:.1f} MB, image caches {fig.cache_mb:.1f} MB")
+    if fig.tree:
+        print(f"  window process alone  {fig.tree[0].rss_mb:8.1f} MB   (VmRSS of this process, after the scroll)",
+              *tree_lines(fig.tree, "  "), sep="\n")
     if fig.rss_after_index is not None:
         print(f"  memory after indexing {fig.rss_after_index:8.1f} MB   (same measure; an in-process build's memory "
               f"would be in it, a build process's is not); {fig.helper_renders} renders by the helper")
+        print("  each process's peak while indexing (sampled every 250 ms):", *tree_lines(fig.tree_index, "  "), sep="\n")
     print(f"  repaint               {fig.repaint_ms:8.1f} ms   the whole view, synchronous, at the top")
     for value, target, name in ((fig.first_paint_ms, FIRST_PAINT_TARGET_MS, "first page painted"),
                                 (fig.scroll_stall_ms, STALL_TARGET_MS, "stall while scrolling"),

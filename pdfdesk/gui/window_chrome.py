@@ -1,30 +1,114 @@
-"""Where the main window's actions and status widgets sit: toolbar, menus and status bar, and
-the window's size and dock layout kept between runs.
+"""Where the main window's actions and status widgets sit: toolbar, menus and status bar, the
+actions' icons and tooltips, and the window's size and dock layout kept between runs.
 
-The actions themselves are made elsewhere (the window's own, and the viewer's `ViewActions`); this
-module only places them, so rearranging the chrome never touches what an action does.
+The actions themselves are made elsewhere (the window's own, the viewer's `ViewActions`, the review
+commands); this module only places and dresses them, so rearranging the chrome never touches what
+an action does.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
-from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QToolBar
+import shiboken6
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QToolBar, QToolButton
 
-from pdfdesk.gui import workers
+from pdfdesk.gui import icons, workers
 from pdfdesk.gui.welcome import fill_recent_menu
 
 if TYPE_CHECKING:
     from pdfdesk.gui.main_window import MainWindow
 
 
+# window attribute (dotted for the review commands) -> icon name in `icons.THEME_NAMES`
+ACTION_ICONS: tuple[tuple[str, str], ...] = (
+    ("open_action", "document-open"), ("open_folder_action", "folder-open"), ("close_action", "window-close"),
+    ("settings_action", "preferences-system"), ("quit_action", "application-exit"),
+    ("back_action", "go-previous"), ("forward_action", "go-next"), ("go_to_action", "go-jump"),
+    ("zoom_in_action", "zoom-in"), ("zoom_out_action", "zoom-out"), ("fit_width_action", "zoom-fit-width"),
+    ("fit_page_action", "zoom-fit-best"), ("fullscreen_action", "view-fullscreen"), ("find_action", "edit-find"),
+    ("search_action", "system-search"), ("ask_action", "pdfdesk-ask"), ("about_action", "help-about"),
+    ("review.highlight", "draw-highlight"), ("review.note", "document-edit"), ("review.area", "draw-rectangle"),
+    ("review.export", "document-export"), ("review.show_notes", "view-pim-notes"),
+    ("review.undo", "edit-undo"), ("review.redo", "edit-redo"),
+)
+# the docks' show/hide entries in the View menu
+DOCK_ICONS: tuple[tuple[str, str], ...] = (
+    ("left_dock", "view-sidebar"), ("search_dock", "system-search"), ("chat_dock", "pdfdesk-ask"),
+    ("review.dock", "view-pim-notes"),
+)
+TOOLBAR_ICON_PX = 20  # the bundled drawings sit on a grid that scales cleanly to 20 and 40 px
+
+
+def _attribute(window: object, dotted: str) -> object:
+    for part in dotted.split("."):
+        window = getattr(window, part)
+    return window
+
+
+def tooltip_with_shortcut(action: QAction) -> str:
+    """The action's description followed by its first shortcut, unless the text already names it."""
+    tip = action.statusTip() or action.iconText()
+    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+    return f"{tip} ({keys})" if keys and f"({keys})" not in tip else tip
+
+
+def _keep_tooltip(action: QAction) -> None:
+    """Set the tooltip now and whenever the action's text changes (undo/redo name their step)."""
+    def update() -> None:
+        if not shiboken6.isValid(action):  # a signal from an action that is being torn down
+            return
+        tip = tooltip_with_shortcut(action)
+        if action.toolTip() != tip:
+            action.setToolTip(tip)
+
+    update()
+    action.changed.connect(update)
+
+
+def apply_icons(window: MainWindow) -> None:
+    """Give every placed action its icon: the desktop theme's, or pdfdesk's own drawing."""
+    for dotted, name in ACTION_ICONS:
+        action = _attribute(window, dotted)
+        if isinstance(action, QAction) and shiboken6.isValid(action):
+            action.setIcon(icons.icon(name))
+    for dotted, name in DOCK_ICONS:
+        _attribute(window, dotted).toggleViewAction().setIcon(icons.icon(name))  # type: ignore[attr-defined]
+    from pdfdesk.review.records import PALETTE
+
+    for action, colour in zip(window.review.colours, PALETTE.values()):
+        action.setIcon(icons.swatch_icon(colour))
+
+
+class _IconFollower(QObject):
+    """Redraws the icons when the palette (light/dark) or the desktop's icon theme changes."""
+
+    EVENTS = (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange, QEvent.Type.ThemeChange)
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self._window and event.type() in self.EVENTS:
+            apply_icons(self._window)
+        return False
+
+
 def build_toolbar(window: MainWindow) -> None:
-    """Open, back/forward, the page box, zoom, find and ask, in the order a reader uses them."""
+    """Open, back/forward, the page box, zoom, find, review and ask, in the order a reader uses them;
+    icons only (the text is the tooltip, with the shortcut), except Ask, which is the one to find."""
+    apply_icons(window)
+    for dotted, _name in ACTION_ICONS:
+        _keep_tooltip(_attribute(window, dotted))  # type: ignore[arg-type]
+    window._icon_follower = _IconFollower(window)
+    window.installEventFilter(window._icon_follower)
     bar = QToolBar("Document", window)
     bar.setObjectName("documentToolbar")
-    bar.setIconSize(QSize(18, 18))
-    bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    bar.setIconSize(QSize(TOOLBAR_ICON_PX, TOOLBAR_ICON_PX))
+    bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
     bar.addAction(window.open_action)
     bar.addSeparator()
     bar.addAction(window.back_action)
@@ -37,9 +121,16 @@ def build_toolbar(window: MainWindow) -> None:
     bar.addAction(window.zoom_out_action)
     bar.addWidget(window.zoom_box)
     bar.addAction(window.zoom_in_action)
+    bar.addActions([window.fit_width_action, window.fit_page_action])
     bar.addSeparator()
-    bar.addAction(window.find_action)
+    bar.addActions([window.find_action, window.search_action])
+    bar.addSeparator()
+    bar.addActions([window.review.highlight, window.review.note, window.review.show_notes])
+    bar.addSeparator()
     bar.addAction(window.ask_action)
+    button = bar.widgetForAction(window.ask_action)
+    if isinstance(button, QToolButton):
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
     window.addToolBar(bar)
     window.toolbar = bar
 
