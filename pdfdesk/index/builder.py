@@ -9,6 +9,7 @@ MuPDF's lock is held one batch at a time, so searches and renders interleave wit
 from __future__ import annotations
 
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -51,7 +52,10 @@ def searchable_text(page: pymupdf.Page) -> str:
     if not has_arabic(text):
         return text
     shaped = page.get_text("text", flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_LIGATURES)
-    return space_presentation_words(shaped) if has_presentation_forms(shaped) else text
+    if not has_presentation_forms(shaped):
+        return text
+    # the letters' plain forms, as MuPDF gives them, for the embedding model as for a reader
+    return unicodedata.normalize("NFKC", space_presentation_words(shaped))
 
 
 def _extract_texts(target: Target, first: int, last: int) -> list[tuple[int, str]]:

@@ -79,3 +79,15 @@ def relaxed_query(parsed: Query) -> Query | None:
     if negative:
         relaxed = AndNot(relaxed, Or(negative) if len(negative) > 1 else negative[0])
     return relaxed
+
+
+def near_queries(parsed: Query) -> list[Query]:
+    """Queries for pages holding every word that matters but one, one query per word left out
+    (a known passage typed with one word misremembered); none for fewer than three such words."""
+    if not isinstance(parsed, And) or isinstance(parsed, AndNot):
+        return []
+    negative = [sub for sub in parsed.subqueries if isinstance(sub, Not)]
+    content = [sub for sub in parsed.subqueries if not isinstance(sub, Not) and not is_stop(sub)]
+    if len(content) < 3:
+        return []
+    return [And(content[:left_out] + content[left_out + 1:] + negative) for left_out in range(len(content))]

@@ -29,7 +29,7 @@ from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.page_lines import page_lines
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
-from pdfdesk.index.relaxing import relaxed_query, strict_query
+from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.scan import scan_pages
 from pdfdesk.index.sections import SectionStart
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
@@ -54,6 +54,7 @@ class DocumentSearch:
 class Ranking:
     keys: list[Key] = field(default_factory=list)
     matches: dict[Key, dict[str, Any]] = field(default_factory=dict)
+    near: list[Key] = field(default_factory=list)  # partial matches lacking just one of the words
 
 
 def _section_at(starts: list[SectionStart], number: int, y: float) -> str | None:
@@ -131,10 +132,18 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
         return ranking
     relaxed = relaxed_query(parsed) if parsed is not None else None
     if relaxed is not None:
+        # pages missing only one of the words come first among the partial ones, in their order
+        found = set(ranking.keys)
+        for near in near_queries(parsed):
+            for key in _index_hits(index, near, sections, limit, ranking, partial=True):
+                if key not in found:
+                    ranking.near.append(key)
+                    found.add(key)
+        ranking.near.sort(key=lambda key: -ranking.matches[key]["score"])
         partial_lists.append(_index_hits(index, relaxed, sections, limit, ranking, partial=True))
     if scan is not None and scan.partial:
         partial_lists.append(_scan_hits(scan.partial, ranking, partial=True))
-    partial = [key for key in _fused(partial_lists) if key not in set(ranking.keys)]
+    partial = ranking.near + [key for key in _fused(partial_lists) if key not in set(ranking.keys + ranking.near)]
     if partial:
         details["keyword_match"] = "partial"
         add_note(details, ("No " + granularity + " holds all the words" if not ranking.keys else
@@ -406,8 +415,8 @@ def _ranked(target: Target, index: DocumentIndex, state: IndexState | None, page
     details.setdefault("index_complete", bool(state and state.pages_complete))
     if keyword is not None and semantic_ranking is not None:
         chosen = []
-        strict = [key for key in keyword.keys if "keyword_match" not in keyword.matches[key]]
-        partial = [key for key in keyword.keys if "keyword_match" in keyword.matches[key]]
+        strict = [key for key in keyword.keys if "keyword_match" not in keyword.matches[key]] + keyword.near
+        partial = [key for key in keyword.keys if "keyword_match" in keyword.matches[key] and key not in keyword.near]
         for key, found_by in keyword_first(strict, semantic_ranking.keys, limit, partial):
             match = keyword.matches.get(key) or semantic_ranking.matches[key]
             if found_by == "both":

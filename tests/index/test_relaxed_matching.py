@@ -85,3 +85,16 @@ def test_stop_words_are_optional_when_every_other_word_is_there(pages_pdf):
     # "nothing" is on page 4 only; "which" is on no page: it must not stop the page from matching
     details = _search(pages_pdf, "which nothing")
     assert [m["page"] for m in details["matches"]] == [4] and "keyword_match" not in details
+
+
+def test_a_page_missing_one_word_ranks_above_pages_with_fewer(tmp_path):
+    doc = pymupdf.open()
+    texts = ["The gasket seals the valve housing against the flange. " + "Other parts are listed later on. " * 30,
+             "Valve and flange. " * 40,
+             "Valve and flange, " * 30 + "gasket."]
+    for text in texts:
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 700), text, fontsize=11)
+    path = tmp_path / "near.pdf"
+    doc.save(path)
+    details = _search(path, "gasket seals valve flange washer")  # no page has "washer"
+    assert details["keyword_match"] == "partial" and [m["page"] for m in details["matches"]][0] == 1
