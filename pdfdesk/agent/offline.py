@@ -2,7 +2,14 @@
 
 It searches the attached documents with `pdf_search` (hybrid when an embedding model is present)
 and quotes the best passages with page citations; it also handles "summarize", "what is on page
-N", "find X" and "summarise my notes" (the user's annotations, from `pdf_annotate` list). Every answer says plainly that no model is set up and how to add one.
+N", "find X" and "summarise my notes" (the user's annotations, from `pdf_annotate` list).
+
+Everything taken from a document (passages, titles, the PDF's own notes, pinned answers) is put in
+“quotation marks”, its own curly double quotes turned into ‘single’ ones, so the citation parser
+reads all of it as quoted text: a page reference written in the document is shown, never linked
+or recorded as a citation.
+How to set up a model is said once per conversation, by the front end (the chat pane's banner) or,
+without one, in the first answer (`advise=True`), not repeated in every answer.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ _FIND = re.compile(r"^\s*(?:please\s+)?(?:find|search(?:\s+for)?|look\s+for|loca
 
 
 def setup_note(config_file: str) -> str:
+    """How to get written answers: the Settings dialog, the config file, or a local server."""
     return (
         "No language model is set up, so this is an extractive answer: passages quoted from the documents, "
         "not a written reply. To get written answers with citations, choose a model in Settings → Models and "
@@ -65,6 +73,16 @@ def content_words(text: str) -> list[str]:
     """The words of a question worth searching for, in order, without repeats."""
     words = [w.lower() for w in _WORD.findall(text)]
     return list(dict.fromkeys(w for w in words if w not in _STOPWORDS and (len(w) > 1 or w.isdigit())))
+
+
+_INNER_QUOTES = str.maketrans({"“": "‘", "”": "’"})
+
+
+def quoted(text: str) -> str:
+    """Document text on one line as a quotation the citation parser cannot leave early: only a
+    closing ” ends it, so the text's own curly double quotes become single ones (the usual way to
+    nest quotations)."""
+    return f"“{' '.join(text.split()).translate(_INNER_QUOTES)}”"
 
 
 def _squash(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -126,9 +144,9 @@ class OfflineAnswerer:
                                        dict(result.details), tuple(i["data"] for i in result.images)))
         return result
 
-    async def answer(self, text: str, state: TurnState) -> AsyncIterator[AgentEvent]:
+    async def answer(self, text: str, state: TurnState, advise: bool = False) -> AsyncIterator[AgentEvent]:
+        """Answer `text`; with `advise`, end with how to set up a model (where no banner says it)."""
         events: list[AgentEvent] = []
-        note = setup_note(str(config_path()))
         if not self.documents:
             body = "There is no document to answer from yet: attach a PDF (drag it into the window or open it) and ask again."
         else:
@@ -138,7 +156,9 @@ class OfflineAnswerer:
             body = await handler[intent.kind](intent, events)
         for event in events:
             yield event
-        for line in (body + "\n\n" + note).splitlines(keepends=True):
+        if advise:
+            body += "\n\n" + setup_note(str(config_path()))
+        for line in body.splitlines(keepends=True):
             state.text.append(line)
             yield TextDelta(line)
             for citation in self.tracker.feed(line):
@@ -170,7 +190,7 @@ class OfflineAnswerer:
             if key in used:
                 continue
             used.add(key)
-            lines.append(f"{len(lines) + 1}. “{_squash(match.get('excerpt') or '')}” {self._cite(document, match['page'])}")
+            lines.append(f"{len(lines) + 1}. {quoted(_squash(match.get('excerpt') or ''))} {self._cite(document, match['page'])}")
             if len(lines) >= count:
                 break
         return lines
@@ -182,9 +202,9 @@ class OfflineAnswerer:
         if not matches and query != words:
             matches, problems = await self._search(words, events, 10)
         if not matches:
-            return "\n".join([f"“{intent.subject}” does not appear in the attached documents.", *problems])
+            return "\n".join([f"{quoted(intent.subject)} does not appear in the attached documents.", *problems])
         pages = sorted({(display_name(d), m["page"]) for d, m in matches})
-        head = f"“{intent.subject}” appears on {len(pages)} page{'s' * (len(pages) != 1)}; the best matches:"
+        head = f"{quoted(intent.subject)} appears on {len(pages)} page{'s' * (len(pages) != 1)}; the best matches:"
         return "\n".join([head, *self._passages(matches, 10), *problems])
 
     async def _question(self, intent: _Intent, events: list[AgentEvent]) -> str:
@@ -219,7 +239,7 @@ class OfflineAnswerer:
                     f"{self._cite(document, intent.page)}; look at it in the viewer.")
         lead = sentences(page_text)[:4]
         excerpt = " ".join(lead) if lead else _squash(page_text, 900)
-        return f"Page {intent.page} of {display_name(document)} begins: “{_squash(excerpt, 900)}” {self._cite(document, intent.page)}"
+        return f"Page {intent.page} of {display_name(document)} begins: {quoted(_squash(excerpt, 900))} {self._cite(document, intent.page)}"
 
     async def _notes(self, intent: _Intent, events: list[AgentEvent]) -> str:
         """The user's highlights and notes on each document, in page order, each cited."""
@@ -236,11 +256,12 @@ class OfflineAnswerer:
             lines = [f"{display_name(document)}: {len(items)} note{'s' * (len(items) != 1)} and highlight"
                      f"{'s' * (len(items) != 1)}:"]
             for item in items[:NOTES_LISTED]:
-                said = [f"“{_squash(item['quote'], 200)}”"] if item.get("quote") else []
-                if item.get("note"):
-                    said.append(_squash(item["note"], 300))
+                said = [quoted(_squash(item["quote"], 200))] if item.get("quote") else []
+                if item.get("note"):  # the user's own words as they are; a note the PDF carries is quoted
+                    note = _squash(item["note"], 300)
+                    said.append(quoted(note) if item.get("source") == "pdf" else note)
                 if item.get("answer"):
-                    said.append("pinned answer: " + _squash(str(item["answer"].get("text", "")), 300))
+                    said.append("pinned answer: " + quoted(_squash(str(item["answer"].get("text", "")), 300)))
                 flag = " (orphaned: its text is gone from this version)" if item.get("status") == "orphaned" else ""
                 source = " (in the PDF itself)" if item.get("source") == "pdf" else ""
                 lines.append(f"- {' — '.join(said) or item.get('kind', 'note')}{flag}{source} "
@@ -259,19 +280,19 @@ class OfflineAnswerer:
                 continue
             total = int(info.details.get("pages_total") or 0)
             title = info.details.get("title") or display_name(document)
-            head = f"{display_name(document)} — “{title}”, {total} page{'s' * (total != 1)}."
+            head = f"{display_name(document)} — {quoted(str(title))}, {total} page{'s' * (total != 1)}."
             outline = await self._tool("pdf_outline", {"path": document}, events)
             entries = [e for e in outline.details.get("entries", []) if e.get("level", 1) == 1] if not outline.is_error else []
             lines = [head]
             if entries:
-                lines.append("Sections: " + "; ".join(f"{e['title']} {self._cite(document, e['page'])}" for e in entries[:12]
+                lines.append("Sections: " + "; ".join(f"{quoted(str(e['title']))} {self._cite(document, e['page'])}" for e in entries[:12]
                                                      if isinstance(e.get("page"), int) and e["page"] > 0))
             last = min(total, SUMMARY_PAGES)
             text = await self._tool("pdf_extract_text", {"path": document, "pages": f"1-{last}", "max_chars": 300_000}, events)
             picked = key_sentences(_pages_of(text.text)) if not text.is_error else []
             if picked:
                 lines.append("Key sentences:")
-                lines += [f"- “{_squash(s, 300)}” {self._cite(document, page)}" for page, s in picked]
+                lines += [f"- {quoted(_squash(s, 300))} {self._cite(document, page)}" for page, s in picked]
             elif not text.is_error:
                 lines.append("The pages read have no text layer; look at them in the viewer.")
             if total > SUMMARY_PAGES:

@@ -58,8 +58,11 @@ class ChatSession:
     """One conversation about a set of attached PDFs."""
 
     def __init__(self, documents: Sequence[str] = (), model: str | None = None, config: Config | None = None,
-                 tool_runner: ToolRunner | None = None) -> None:
+                 tool_runner: ToolRunner | None = None, setup_advice: bool = True) -> None:
         self.config = config or get_config()
+        # Whether the first offline answer says how to set up a model: a front end that shows
+        # the advice itself (the chat pane's banner) turns it off; it is never repeated.
+        self.setup_advice = setup_advice
         self.tool_runner: ToolRunner = tool_runner or call_tool  # e.g. call_tool_isolated in the GUI
         # Passwords of attached encrypted documents: added to the tool calls on those documents,
         # never shown to the model (it sees neither the arguments added nor the values).
@@ -125,7 +128,9 @@ class ChatSession:
                              "Fix the model name in Settings or config.toml ([models] agent).")
             return
         if self._model is None:
-            async for event in OfflineAnswerer(self.documents, self.config, self._call_with_password).answer(text, state):
+            advise, self.setup_advice = self.setup_advice, False
+            answerer = OfflineAnswerer(self.documents, self.config, self._call_with_password)
+            async for event in answerer.answer(text, state, advise=advise):
                 yield event
             return
         compact_history(self.history)

@@ -2,10 +2,12 @@
 
 The agent (which turns citations into events) and the chat pane (which turns them into links) read
 answers with this one parser, so whatever the model may write is both recorded and clickable.
-A bracket inside an inline code span, a fenced code block or a “curly-quoted” passage is left
-alone: that is text quoted from a document, and a document must not be able to plant citations.
-Whether a bracket counts depends only on the text before it, so a streamed answer gives the same
-citations as the finished one.
+A bracket inside quoted material is left alone: an inline code span, a fenced code block, a
+fenced document excerpt (`<<<PDF_CONTENT …>>>`), a Markdown blockquote line, or a passage in
+quotation marks (“curly”, «guillemets» or "straight" ones opened after a space or punctuation, so
+an inch mark such as 5" opens nothing). That is text quoted from a document, and a document must
+not be able to plant citations. Whether a bracket counts depends only on the text before it, so a
+streamed answer gives the same citations as the finished one.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ _ITEM_SEPARATOR = re.compile(r"\s*(?:;|,|and|&)\s*", re.IGNORECASE)
 _BRACKET = re.compile(r"\[\s*([^\[\]\n]{1,600}?)\s*\]")
 _PAGE_TOKEN = re.compile(r"\d{1,6}(?:\s*[-–—]\s*\d{1,6})?")
 _FENCE_LINE = re.compile(r"^\s*```")
+_DOCUMENT_OPEN = re.compile(r"^\s*<<<PDF_CONTENT\b")
+_DOCUMENT_CLOSE = re.compile(r"^\s*<<<END_PDF_CONTENT\b")
+_BLOCKQUOTE = re.compile(r"^ {0,3}>")
+_CLOSERS = {"`": "`", "“": "”", "«": "»", '"': '"'}
+_QUOTE_SIGNS = frozenset("`“«\"")
 
 
 @dataclass(frozen=True)
@@ -78,36 +85,58 @@ def parse_bracket(inner: str, offset: int = 0) -> tuple[CitedPages, ...]:
         position = separator.end()
 
 
-def _quoted_spans(text: str) -> list[tuple[int, int]]:
-    """Where quoted material sits: inline code, fenced code blocks, and “…” quotations (a quotation
-    or code span still open at a position covers it, so the rule holds while text streams in)."""
+def _opens_quote(line: str, index: int) -> bool:
+    """Whether the mark at `index` opens a quotation: a straight quote only after a space, the line
+    start or an opening punctuation mark (after a letter or digit it is an inch mark or a typo)."""
+    if line[index] != '"':
+        return line[index] in _CLOSERS
+    return index == 0 or line[index - 1].isspace() or line[index - 1] in "([{—–-:/"
+
+
+def _line_spans(line: str, offset: int) -> list[tuple[int, int]]:
+    """Code spans and quotations on one line; one still open at the line's end covers the rest."""
     spans: list[tuple[int, int]] = []
-    in_fence = False
+    opened: tuple[str, int] | None = None
+    for index, char in enumerate(line):
+        if opened is None:
+            if char in _CLOSERS and _opens_quote(line, index):
+                opened = (char, offset + index)
+        elif char == _CLOSERS[opened[0]]:
+            spans.append((opened[1], offset + index + 1))
+            opened = None
+    if opened is not None:
+        spans.append((opened[1], offset + len(line)))
+    return spans
+
+
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Where quoted material sits (a quotation, code span or block still open at a position covers
+    it, so the rule holds while text streams in)."""
+    spans: list[tuple[int, int]] = []
+    in_fence = in_document = False
     offset = 0
     for line in text.splitlines(keepends=True):
         end = offset + len(line)
-        if _FENCE_LINE.match(line):
+        if not in_document and _FENCE_LINE.match(line):
             in_fence = not in_fence
             spans.append((offset, end))
-        elif in_fence:
+        elif not in_fence and _DOCUMENT_OPEN.match(line):
+            in_document = True
+            spans.append((offset, end))
+        elif in_document:
+            in_document = not _DOCUMENT_CLOSE.match(line)
+            spans.append((offset, end))
+        elif in_fence or _BLOCKQUOTE.match(line):
             spans.append((offset, end))
         else:
-            opened: tuple[str, int] | None = None
-            for index, char in enumerate(line):
-                if opened is None and char in "`“":
-                    opened = (char, offset + index)
-                elif opened is not None and char == {"`": "`", "“": "”"}[opened[0]]:
-                    spans.append((opened[1], offset + index + 1))
-                    opened = None
-            if opened is not None:
-                spans.append((opened[1], end))
+            spans += _line_spans(line, offset)
         offset = end
     return spans
 
 
 def find_citations(text: str) -> list[CitationMark]:
     """Every citation bracket in `text` outside quoted material, in order."""
-    quoted = _quoted_spans(text) if ("`" in text or "“" in text) else []
+    quoted = _quoted_spans(text) if (_QUOTE_SIGNS & set(text) or ">" in text or "<<<" in text) else []
     marks = []
     for bracket in _BRACKET.finditer(text):
         if any(start <= bracket.start() < end for start, end in quoted):

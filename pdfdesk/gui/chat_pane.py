@@ -13,18 +13,18 @@ import asyncio
 import inspect
 import itertools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Protocol
 
 from PySide6.QtCore import QPoint, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDragMoveEvent, QDropEvent, QImage, QTextCursor, QTextDocument
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from pdfdesk.agent.events import AgentError, AgentEvent
 from pdfdesk.gui import theme, workers
+from pdfdesk.gui.chat_session import ChatSessionLike, SessionFactory, default_session_factory
 from pdfdesk.gui.chat_transcript import ToolCard, Turn, decode_thumbnail, find_citation, turn_html
-from pdfdesk.gui.chat_widgets import ChatInput, Chip
+from pdfdesk.gui.chat_widgets import ChatInput, Chip, EmptyHint, SetupBanner
 from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.pin import pin_target
 from pdfdesk.gui.richtext import esc, parse_citation_href
@@ -32,32 +32,6 @@ from pdfdesk.gui.richtext import esc, parse_citation_href
 log = logging.getLogger(__name__)
 
 RENDER_MS = 40
-
-
-class ChatSessionLike(Protocol):
-    """What the pane needs of a session (the agent's ChatSession; tests pass lighter ones).
-    A session may also hold `passwords` (reference -> password) for its tool calls."""
-
-    documents: list[str]
-
-    @property
-    def offline(self) -> bool: ...
-
-    @property
-    def model_label(self) -> str: ...
-
-    def send(self, text: str) -> AsyncIterator[AgentEvent] | Awaitable[AsyncIterator[AgentEvent]]: ...
-
-
-SessionFactory = Callable[[Sequence[str]], ChatSessionLike]  # documents -> session
-
-
-def default_session_factory(documents: Sequence[str]) -> ChatSessionLike:
-    """The agent's session; its tool calls run in killable worker processes, like the panels'."""
-    from pdfdesk.agent.session import ChatSession
-    from pdfdesk.gui.tool_calls import call_tool_in_worker
-
-    return ChatSession(documents=list(documents), tool_runner=call_tool_in_worker)
 
 
 # -- the pane ------------------------------------------------------------------------------------
@@ -96,19 +70,9 @@ class ChatPane(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        self.banner = QFrame(self)
-        self.banner.setObjectName("offlineBanner")
-        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
-        self.banner.setStyleSheet(f"#offlineBanner {{ background: {theme.colors()['banner']}; }}")
-        banner_row = QHBoxLayout(self.banner)
-        banner_row.setContentsMargins(8, 4, 8, 4)
-        self.banner_text = QLabel(self.banner)
-        self.banner_text.setWordWrap(True)
-        self.setup_button = QPushButton("Set up a model…", self.banner)
-        self.setup_button.clicked.connect(self.settingsRequested)
-        banner_row.addWidget(self.banner_text, 1)
-        banner_row.addWidget(self.setup_button)
-        self.banner.hide()  # shown once the session says whether a model is set up
+        self.banner = SetupBanner(self)
+        self.banner_text, self.setup_button = self.banner.text, self.banner.button
+        self.banner.setupRequested.connect(self.settingsRequested)
         layout.addWidget(self.banner)
 
         self.transcript = QTextBrowser(self)
@@ -120,7 +84,7 @@ class ChatPane(QWidget):
         self.transcript.customContextMenuRequested.connect(self._context_menu)
         self.transcript.document().setDefaultStyleSheet(
             "p { margin: 2px 0 6px 0; } pre { font-family: monospace; } h3, h4, h5, h6 { margin: 6px 0 2px 0; }")
-        self.transcript.setPlaceholderText("Ask about the attached documents. Answers cite pages you can click.")
+        self.empty_hint = EmptyHint("Ask about the attached documents. Answers cite pages you can click.", self.transcript)
         layout.addWidget(self.transcript, 1)
 
         self.chips = QWidget(self)
@@ -194,16 +158,11 @@ class ChatPane(QWidget):
         if session is None and self._session_error is None:
             return
         if session is None:
-            self.banner_text.setText(f"The agent cannot start: {esc(self._session_error or 'unknown error')}")
-            self.banner.show()
+            self.banner.show_failure(self._session_error or "unknown error")
             self.model_label.setText("")
             return
-        offline = bool(session.offline)
         self.model_label.setText(esc(str(session.model_label)))
-        self.banner_text.setText(
-            "<b>No model is set up.</b> Answers come from the offline answerer: passages found in the "
-            "documents, with page citations. Add an API key or a local model to get written answers.")
-        self.banner.setVisible(offline)
+        self.banner.show_offline(bool(session.offline))
 
     def reload_settings(self) -> None:
         """The config changed (settings dialog): start a new session with the new model."""

@@ -3,7 +3,9 @@
 Everything a PDF or a model wrote is escaped first; only the constructs below become markup, so
 a document cannot inject HTML (or a `pdfdesk://` link that looks like a citation) into the window.
 Citations (every form `core.citations` reads) become links through a resolver: a bracket citing
-one page is one link, a bracket citing several has a link on each page number.
+one page is one link, a bracket citing several has a link on each page number. Brackets in quoted
+material (quotations, blockquotes, code, document excerpts) stay text, by the same rule the agent
+uses to record citations, so a quoted document cannot make a link.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from urllib.parse import parse_qs, quote, urlparse
 
 from pdfdesk.core.citations import CitationMark, find_citations
@@ -25,6 +28,7 @@ _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])|(?<![\w_])
 _BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
 _NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s+(.*)$")
 _HEADING = re.compile(r"^(#{1,4})\s+(.*)$")
+_QUOTE = re.compile(r"^ {0,3}>\s?(.*)$")
 
 
 def esc(text: str) -> str:
@@ -96,12 +100,14 @@ def citation_markup(text: str, mark: CitationMark, resolve: CitationResolver | N
     return "".join(out)
 
 
-def _inline(text: str, resolve: CitationResolver | None) -> str:
-    """Escape one line and apply inline Markdown, links and citations."""
+def _inline(text: str, resolve: CitationResolver | None, base: int = 0, linked: AbstractSet[int] = frozenset()) -> str:
+    """Escape one line and apply inline Markdown, links and citations. `text` starts at `base` in
+    the whole answer; only brackets starting at an offset in `linked` (the answer's own citations,
+    as the one parser reads the whole answer) become links, the rest stay text."""
     tokens: list[str] = []
 
     def stash(markup: str) -> str:
-        tokens.append(markup)
+        tokens.append(markup.replace("\x00", ""))
         return f"\x00{len(tokens) - 1}\x00"
 
     def code(match: re.Match[str]) -> str:
@@ -110,12 +116,12 @@ def _inline(text: str, resolve: CitationResolver | None) -> str:
     def link(match: re.Match[str]) -> str:
         return stash(f'<a href="{esc(match.group(2))}">{esc(match.group(1))}</a>')
 
-    text = text.replace("\x00", "")  # the stash's marker never comes from outside
     pieces, last = [], 0
     for mark in find_citations(text):
-        pieces += [text[last:mark.start], stash(citation_markup(text, mark, resolve))]
+        cites = resolve if base + mark.start in linked else None
+        pieces += [text[last:mark.start].replace("\x00", ""), stash(citation_markup(text, mark, cites))]
         last = mark.end
-    text = "".join(pieces) + text[last:]
+    text = "".join(pieces) + text[last:].replace("\x00", "")  # the stash's marker never comes from outside
     text = _CODE.sub(code, text)
     text = _LINK.sub(link, text)
     text = esc(text)
@@ -125,24 +131,37 @@ def _inline(text: str, resolve: CitationResolver | None) -> str:
 
 
 def markdown_html(text: str, resolve: CitationResolver | None = None) -> str:
-    """Markdown-ish `text` (paragraphs, headings, lists, code, bold/italic, links) as safe HTML."""
+    """Markdown-ish `text` (paragraphs, headings, lists, blockquotes, code, bold/italic, links) as
+    safe HTML. Citations link only where `core.citations` reads the whole answer as citing: never
+    inside a blockquote, a quotation, code or a fenced document excerpt."""
+    linked = frozenset(mark.start for mark in find_citations(text))
     blocks: list[str] = []
     paragraph: list[str] = []
+    quote: list[str] = []
     items: list[str] = []
     list_tag = ""
     code: list[str] | None = None
 
+    def inline(part: str, base: int) -> str:
+        return _inline(part, resolve, base, linked)
+
     def flush() -> None:
         nonlocal list_tag
         if paragraph:
-            blocks.append("<p>" + "<br>".join(_inline(line, resolve) for line in paragraph) + "</p>")
+            blocks.append("<p>" + "<br>".join(paragraph) + "</p>")
             paragraph.clear()
+        if quote:
+            blocks.append("<blockquote>" + "<br>".join(quote) + "</blockquote>")
+            quote.clear()
         if items:
             blocks.append(f"<{list_tag}>" + "".join(f"<li>{i}</li>" for i in items) + f"</{list_tag}>")
             items.clear()
             list_tag = ""
 
-    for line in text.splitlines():
+    offset = 0
+    for raw in text.splitlines(keepends=True):
+        base, offset = offset, offset + len(raw)
+        line = raw.splitlines()[0]  # without its line break
         if line.strip().startswith("```"):
             if code is None:
                 flush()
@@ -158,22 +177,28 @@ def markdown_html(text: str, resolve: CitationResolver | None = None) -> str:
             flush()
             continue
         heading, bullet, numbered = _HEADING.match(line), _BULLET.match(line), _NUMBERED.match(line)
-        if heading:
+        quoted = _QUOTE.match(line)
+        if quoted:
+            if paragraph or items:
+                flush()
+            quote.append(inline(quoted.group(1), base + quoted.start(1)))
+        elif heading:
             flush()
             level = min(len(heading.group(1)) + 2, 6)
-            blocks.append(f"<h{level}>{_inline(heading.group(2), resolve)}</h{level}>")
+            blocks.append(f"<h{level}>{inline(heading.group(2), base + heading.start(2))}</h{level}>")
         elif bullet or numbered:
             tag = "ul" if bullet else "ol"
-            if paragraph or (items and list_tag != tag):
+            if paragraph or quote or (items and list_tag != tag):
                 flush()
             list_tag = tag
-            items.append(_inline((bullet or numbered).group(1), resolve))  # type: ignore[union-attr]
+            found = bullet or numbered
+            items.append(inline(found.group(1), base + found.start(1)))  # type: ignore[union-attr]
         elif items and line.startswith(("  ", "\t")):
-            items[-1] += " " + _inline(line.strip(), resolve)
+            items[-1] += " " + inline(line.strip(), base + len(line) - len(line.lstrip()))
         else:
-            if items:
+            if items or quote:
                 flush()
-            paragraph.append(line)
+            paragraph.append(inline(line, base))
     if code is not None:  # an unterminated block while streaming
         blocks.append("<pre>" + esc("\n".join(code)) + "</pre>")
     flush()

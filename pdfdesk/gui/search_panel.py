@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from PySide6.QtCore import QModelIndex, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtCore import QModelIndex, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QApplication, QComboBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar,
     QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QVBoxLayout, QWidget,
@@ -30,19 +30,35 @@ HTML_ROLE = Qt.ItemDataRole.UserRole + 2
 NOTE_ROLE = Qt.ItemDataRole.UserRole + 3  # (document, annotation dict) of a matching note
 MAX_RESULTS = 50
 MAX_NOTES = 50
+FIRST_HINT = 'Type words, a "phrase", OR, NOT or prefix* above and press Enter.'
+CAPTION = "caption"  # the class of a result's "where" line, coloured per row state by the delegate
 
 CurrentDocument = Callable[[], "tuple[str, str | None] | None"]  # (reference, password) of the active tab
 Rect = tuple[float, float, float, float]
 
 
+def result_colours(palette: QPalette, selected: bool, active: bool = True) -> dict[str, QColor]:
+    """Background, text and caption colours of a result row, from the palette's roles (so a
+    selected row reads as the selection's own text colour on it, in light and dark themes alike)."""
+    group = QPalette.ColorGroup.Active if active else QPalette.ColorGroup.Inactive
+    roles = (QPalette.ColorRole.Highlight, QPalette.ColorRole.HighlightedText) if selected else \
+        (QPalette.ColorRole.Base, QPalette.ColorRole.Text)
+    background, text = palette.color(group, roles[0]), palette.color(group, roles[1])
+    caption = theme.secondary_text(text, background, None if selected else QColor(theme.colors()["muted"]))
+    return {"background": background, "text": text, "caption": caption}
+
+
 class ResultDelegate(QStyledItemDelegate):
-    """Paints a result's rich text (file, page, section, excerpt with bold hits), wrapped to the width."""
+    """Paints a result's rich text (file, page, section, excerpt with bold hits), wrapped to the width.
+    The caption line's colour comes from a style sheet chosen per row state, not from the HTML."""
 
     MARGIN = 6
 
-    def _document(self, index: QModelIndex, width: int) -> QTextDocument:
+    def _document(self, index: QModelIndex, width: int, caption: QColor | None = None) -> QTextDocument:
         doc = QTextDocument()
         doc.setDocumentMargin(self.MARGIN)
+        if caption is not None:
+            doc.setDefaultStyleSheet(f".{CAPTION} {{ color: {caption.name()}; }}")
         doc.setHtml(index.data(HTML_ROLE) or "")
         doc.setTextWidth(max(width, 80))
         return doc
@@ -53,11 +69,11 @@ class ResultDelegate(QStyledItemDelegate):
         opt.text = ""
         style = opt.widget.style() if opt.widget else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
-        doc = self._document(index, opt.rect.width())
+        colours = result_colours(opt.palette, bool(opt.state & QStyle.StateFlag.State_Selected),
+                                 bool(opt.state & QStyle.StateFlag.State_Active))
+        doc = self._document(index, opt.rect.width(), colours["caption"])
         context = QAbstractTextDocumentLayout.PaintContext()
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(role))
+        context.palette.setColor(QPalette.ColorRole.Text, colours["text"])
         painter.save()
         painter.translate(opt.rect.topLeft())
         painter.setClipRect(QRectF(0, 0, opt.rect.width(), opt.rect.height()))
@@ -71,16 +87,41 @@ class ResultDelegate(QStyledItemDelegate):
 
 
 class ResultList(QListWidget):
-    """Re-lays out wrapped items when the panel is resized."""
+    """Re-lays out wrapped items when the panel is resized; while empty, shows a wrapped hint."""
+
+    HINT_MARGIN = 8
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._empty_text = ""
+
+    def set_empty_text(self, text: str) -> None:
+        self._empty_text = text
+        self.viewport().update()
+
+    def empty_text(self) -> str:
+        return self._empty_text
+
+    def hint_rect(self) -> QRect:
+        return self.viewport().rect().adjusted(self.HINT_MARGIN, self.HINT_MARGIN, -self.HINT_MARGIN, -self.HINT_MARGIN)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self.scheduleDelayedItemsLayout()
 
+    def paintEvent(self, event: Any) -> None:
+        super().paintEvent(event)
+        if self.count() or not self._empty_text:
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        flags = Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap
+        painter.drawText(self.hint_rect(), int(flags), self._empty_text)
+        painter.end()
+
 
 def result_html(match: SearchMatch, query: str, library: bool) -> str:
-    """One result as HTML: where it is, then its excerpt with the query's words in bold."""
-    muted = theme.colors()["muted"]
+    """One result as HTML: where it is (a caption line), then its excerpt with the query's words in bold."""
     if match["granularity"] == "section":
         where = f"§ {esc(match.get('path') or match.get('title') or '')} · pp. {match.get('start_page')}–{match.get('end_page')}" \
                 f" · hit on p. {match['page']}"
@@ -89,13 +130,11 @@ def result_html(match: SearchMatch, query: str, library: bool) -> str:
     name = f"<b>{esc(display_name(match['file']))}</b> · " if library else ""
     flags = " · <i>related in meaning, no keyword match</i>" if match.get("low_confidence") else ""
     excerpt = highlight_terms(" ".join(match["excerpt"].split()), query)
-    return (f'<div style="color:{muted}; font-size:small">{name}{where}{flags}</div>'
-            f"<div>{excerpt}</div>")
+    return f'<div class="{CAPTION}" style="font-size:small">{name}{where}{flags}</div><div>{excerpt}</div>'
 
 
 def note_html(item: dict[str, Any], query: str, library: bool) -> str:
     """One matching note: a colour mark, where it is, its passage and note with the query in bold."""
-    muted = theme.colors()["muted"]
     name = f"<b>{esc(display_name(str(item.get('path') or item.get('file') or '')))}</b> · " if library else ""
     status = f" · {esc(str(item['status']))}" if item.get("status") not in (None, "anchored") else ""
     quote = " ".join(str(item.get("quote") or "").split())[:300]
@@ -103,7 +142,7 @@ def note_html(item: dict[str, Any], query: str, library: bool) -> str:
     tags = ", ".join(str(t) for t in item.get("tags") or [])
     body = join_nonempty([f"“{highlight_terms(quote, query)}”" if quote else "", highlight_terms(note, query),
                           f"<i>{esc(tags)}</i>" if tags else ""], " — ")
-    return (f'<div style="color:{muted}; font-size:small"><span style="color:{esc(str(item.get("color") or ""))}">'
+    return (f'<div class="{CAPTION}" style="font-size:small"><span style="color:{esc(str(item.get("color") or ""))}">'
             f"■</span> {name}p. {esc(str(item.get('page')))}{status}</div><div>{body}</div>")
 
 
@@ -177,6 +216,7 @@ class SearchPanel(QWidget):
         self.results.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
         self.results.itemClicked.connect(self._activate)
         self.results.itemActivated.connect(self._activate)
+        self.results.set_empty_text(FIRST_HINT)
         layout.addWidget(self.results, 1)
 
     def _combo(self, items: list[tuple[str, str]], tip: str) -> QComboBox:
@@ -216,6 +256,7 @@ class SearchPanel(QWidget):
         self._library_search, self._last_query = library, query
         self._document = current[0] if current else None
         self.results.clear()
+        self.results.set_empty_text("")
         self._set_status("Searching…")
         workers.submit(call_tool_in_worker, "pdf_search", args, owner=self,
                        on_done=lambda result: self._show(generation, result),
@@ -257,6 +298,9 @@ class SearchPanel(QWidget):
             item.setData(HTML_ROLE, result_html(match, self._last_query, self._library_search))
             item.setToolTip(match["file"])
             self.results.addItem(item)
+        if not details["matches"]:
+            wider = "" if self._library_search else ", or search the whole library"
+            self.results.set_empty_text(f"Nothing matches “{self._last_query}”. Try other or fewer words{wider}.")
         self._set_status(self._summary(details))
         self.searchFinished.emit(details)
 

@@ -78,7 +78,7 @@ def test_find_nothing(report_pdf):
 def test_summarize(report_pdf):
     events, done = ask([str(report_pdf)], "Summarize this document")
     assert "Harbour Authority Annual Report" in done.text and "6 pages" in done.text
-    assert "Sections: Executive summary [p. 1]; Dredging programme [p. 2]" in done.text
+    assert "Sections: “Executive summary” [p. 1]; “Dredging programme” [p. 2]" in done.text
     assert "Key sentences:" in done.text and "annual report · page" not in done.text  # running footer dropped
     assert set(cited_pages(done)) == {1, 2, 3, 4, 5, 6}
     assert [e.name for e in events if isinstance(e, ToolCallFinished)] == ["pdf_info", "pdf_outline", "pdf_extract_text"]
