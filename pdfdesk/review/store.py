@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sqlite3
 import threading
+import time
 import unicodedata
 import uuid
 from collections.abc import Callable
@@ -256,25 +258,38 @@ class AnnotationStore:
                             "Retry; if it keeps failing, report it with the crash log.")
 
     def _write(self, doing: str, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `work` in its own IMMEDIATE transaction: all of it is stored, or none of it."""
+        """Run `work` in its own IMMEDIATE transaction: all of it is stored, or none of it.
+
+        SQLite answers "busy" at once, without waiting on the busy timeout, when it sees waiting
+        cannot help: two processes switching a brand-new file to WAL at the same moment, for one.
+        Nothing was written then, so the whole transaction is tried again until the timeout."""
         if self.read_only:
             raise storage_error(self.folder, self.read_only, doing)
-        try:
-            conn = self._connection()
-            conn.execute("BEGIN IMMEDIATE")
+        deadline = time.monotonic() + BUSY_MS / 1000
+        while True:
             try:
-                result = work(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    try:
-                        conn.execute("ROLLBACK")
-                    except sqlite3.Error:
-                        pass
-                raise
-            return result
-        except sqlite3.Error as exc:
-            raise self._fault(exc, doing) from None
+                return self._transaction(work)
+            except sqlite3.Error as exc:
+                code = getattr(exc, "sqlite_errorcode", None)
+                busy = code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+                if not busy or time.monotonic() >= deadline:
+                    raise self._fault(exc, doing) from None
+                time.sleep(random.uniform(0.005, 0.05))
+
+    def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise
+        return result
 
     def _read(self, doing: str, sql: str, params: tuple = ()) -> list[tuple]:
         try:

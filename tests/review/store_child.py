@@ -1,6 +1,7 @@
 """A separate process writing notes, for the tests that need real concurrency and a real kill.
 
     python -m tests.review.store_child burst DB COUNT TAG GO_FILE   add COUNT notes once GO_FILE exists
+    python -m tests.review.store_child open DB GO_FILE               open DB the moment GO_FILE exists
     python -m tests.review.store_child loop DB                      add notes until killed, printing
                                                                      each id after its commit
 """
@@ -21,14 +22,22 @@ def note(tag: str, number: int) -> NewAnnotation:
                          note=f"{tag} note {number}", tags=(tag,))
 
 
+def wait_for(go: Path) -> None:
+    deadline = time.monotonic() + 30
+    while not go.exists() and time.monotonic() < deadline:
+        time.sleep(0.0005)
+
+
 def main(argv: list[str]) -> int:
     mode, db = argv[0], Path(argv[1])
+    if mode == "open":
+        wait_for(Path(argv[2]))
+        open_store(db)
+        return 0
     store = open_store(db)
     if mode == "burst":
-        count, tag, go = int(argv[2]), argv[3], Path(argv[4])
-        deadline = time.monotonic() + 30
-        while not go.exists() and time.monotonic() < deadline:
-            time.sleep(0.001)
+        count, tag = int(argv[2]), argv[3]
+        wait_for(Path(argv[4]))
         for number in range(count):
             store.add(note(tag, number))
         return 0
