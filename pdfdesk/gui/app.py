@@ -177,12 +177,13 @@ class FileOpenRequests(QObject):
 
 
 def build_window(files: Sequence[str], **factories: Any) -> Any:
-    """The main window opened on `files` (the bundled sample when there are none), as `run` does."""
+    """The main window opened on `files`, as `run` does; without files, on the last session (the
+    bundled sample on first start)."""
     from pdfdesk.gui.main_window import MainWindow
 
     window = MainWindow(**factories)
     window.restore_layout()
-    window.open_paths(list(files) or [str(paths.sample_pdf())])
+    window.session.start(list(files), [str(paths.sample_pdf())])
     return window
 
 

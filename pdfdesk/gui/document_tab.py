@@ -3,7 +3,9 @@
 The view (`pdfdesk.gui.viewer.DocumentView`) opens the file in a worker and reports back with
 signals; this tab turns `passwordRequired` into a non-blocking password dialog, `openFailed` into
 a banner and a warning tab title, and queues navigation asked for before the document is open
-(a search hit or a citation in a document that is still loading).
+(a search hit or a citation in a document that is still loading). It also keeps the place the
+document should open at (from the last session or the reader's last visit): shown once it opens,
+and reported as the tab's position until then, so a tab that never opened keeps its place.
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from pdfdesk.core.positions import DocumentPosition
 from pdfdesk.core.references import display_name, normalise_reference
 from pdfdesk.gui.outline_panel import OutlinePanel
 from pdfdesk.gui.password_dialog import PasswordDialog
 from pdfdesk.gui.richtext import esc
+from pdfdesk.gui.view_position import read_position, same_place, show_position
 from pdfdesk.gui.viewer.contract import PageView
 
 LOADING, OPEN, LOCKED, FAILED = "loading", "open", "locked", "failed"
@@ -56,6 +60,9 @@ class DocumentTab(QWidget):
         self.page_count = 0
         self.password_dialog: PasswordDialog | None = None
         self._pending: tuple[int, tuple[Rect, ...]] | None = None
+        self.start_position: DocumentPosition | None = None  # shown once the document opens
+        self.place_given = False  # a place to start at was given (session, or the last visit)
+        self.opened_at: DocumentPosition | None = None  # where the view was once opening settled
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -117,11 +124,15 @@ class DocumentTab(QWidget):
         self.banner.hide()
         self.titleChanged.emit(self.title())
         self.outline.load(self.reference, self.password)
+        start, self.start_position = self.start_position, None
+        if start is not None:
+            show_position(self.view, start)
         self.documentOpened.emit(page_count)
         if self._pending is not None:
             page, rects = self._pending
             self._pending = None
             self.go_to(page, rects)
+        self.opened_at = read_position(self.view)
 
     def _failed(self, details: dict) -> None:
         self.state, self.error = FAILED, dict(details)
@@ -169,6 +180,25 @@ class DocumentTab(QWidget):
             return
         page = max(1, min(page, self.page_count or page))
         self.view.go_to_page(page, rects)
+
+    def start_at(self, position: DocumentPosition) -> None:
+        """Show the document at `position`: now when it is open, else as soon as it opens."""
+        self.place_given = True
+        if self.state != OPEN:
+            self.start_position = position
+            return
+        show_position(self.view, position)
+        self.opened_at = read_position(self.view)
+
+    def position(self) -> DocumentPosition | None:
+        """Where the reader is (or, before the document opened, where it will open); None if nowhere."""
+        if self.state != OPEN:
+            return self.start_position
+        return read_position(self.view)
+
+    def moved_since_open(self) -> bool:
+        """True when the reader (or a jump) took the view away from where it opened."""
+        return self.state == OPEN and not same_place(self.opened_at, read_position(self.view))
 
     def close_document(self) -> None:
         if self.password_dialog is not None:

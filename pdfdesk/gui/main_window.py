@@ -37,6 +37,7 @@ from pdfdesk.gui.window_chrome import (build_menus, build_status_bar, build_tool
                                        save_window_layout)
 from pdfdesk.gui.window_jobs import expand_drop, passage_rects
 from pdfdesk.gui.window_review import ReviewActions
+from pdfdesk.gui.window_session import WindowSession
 
 if TYPE_CHECKING:
     from pdfdesk.gui.settings_dialog import SettingsDialog
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         build_toolbar(self)
         build_menus(self)
         build_status_bar(self)
+        self.session = WindowSession(self)  # the last session back at start; places kept per document
         self._update_document_actions()
 
     # -- construction ------------------------------------------------------------------------
@@ -209,6 +211,7 @@ class MainWindow(QMainWindow):
             index = self.tabs.addTab(tab, tab.title())
             self.tabs.setTabToolTip(index, tab.tooltip())
             self.stack.setCurrentWidget(self.tabs)
+            self.session.watch(tab)
             tab.open()
         if activate:
             self.tabs.setCurrentWidget(tab)
@@ -257,6 +260,7 @@ class MainWindow(QMainWindow):
         tab = self.tabs.widget(index)
         if not isinstance(tab, DocumentTab):
             return
+        self.session.closing(tab)
         self.tabs.removeTab(index)
         self.index_monitor.untrack(tab.reference)
         for stack, widget in ((self.outline_stack, tab.outline), (self.thumbnail_stack, tab.thumbnails)):
@@ -433,6 +437,7 @@ class MainWindow(QMainWindow):
         save_window_layout(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.session.quit()
         self.save_layout()
         self.chat_pane.stop()
         self.library_panel.stop_processing()

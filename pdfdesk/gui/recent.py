@@ -1,18 +1,18 @@
 """Recently opened documents: a small JSON list in the app data folder, newest first.
 
 Kept as a plain file (not QSettings) so it follows `PDFDESK_HOME` like every other piece of state,
-and stays readable by hand. Written atomically; an unreadable file is treated as empty. Entries are
-normalised like every other reference, so the same file is one entry however it was named.
+and stays readable by hand. Written atomically; an unreadable file (or a FIFO in its place) is
+treated as empty. Entries are normalised like every other reference, so the same file is one entry
+however it was named.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pdfdesk.core import paths
-from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.core.references import normalise_reference
+from pdfdesk.core.state_file import read_state, write_state
 
 RECENT_FILE = "recent.json"
 MAX_RECENT = 15
@@ -23,19 +23,14 @@ def _file() -> Path:
 
 
 def load_recent() -> list[str]:
-    try:
-        data = json.loads(_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    items = data.get("recent", []) if isinstance(data, dict) else []
-    return [item for item in items if isinstance(item, str)][:MAX_RECENT]
+    data = read_state(_file()) or {}  # a damaged file, or a FIFO in its place, reads as empty
+    items = data.get("recent", [])
+    return [item for item in items if isinstance(item, str)][:MAX_RECENT] if isinstance(items, list) else []
 
 
 def _save(items: list[str]) -> None:
-    try:
-        write_json_atomically(_file(), {"recent": items[:MAX_RECENT]}, indent=1)
-    except OSError:  # a read-only or full data folder: the list is a convenience, opening goes on
-        pass
+    # a read-only or full data folder is not reported: the list is a convenience, opening goes on
+    write_state(_file(), {"recent": items[:MAX_RECENT]})
 
 
 def add_recent(reference: str) -> list[str]:

@@ -114,8 +114,10 @@ class DocumentState(QObject):
         self.status = STATE_OPEN
         self.layout.reset(document.page_count, document.first_size)
         self.current = 0
-        self.documentOpened.emit(document.page_count)
+        # Page 1 is announced before the opening: a listener of documentOpened may move the view
+        # at once (a remembered place), and its page must be the last one announced.
         self.currentPageChanged.emit(1)
+        self.documentOpened.emit(document.page_count)
 
     def open_failed(self, details: dict) -> None:
         """The open ended in an error (a password prompt for encrypted files)."""
