@@ -26,6 +26,7 @@ from pdfdesk.gui.chat_session import ChatSessionLike, SessionFactory, default_se
 from pdfdesk.gui.chat_transcript import ToolCard, Turn, decode_thumbnail, find_citation, turn_html
 from pdfdesk.gui.chat_widgets import ChatInput, Chip, EmptyHint, SetupBanner
 from pdfdesk.gui.drops import local_pdf_paths
+from pdfdesk.gui.flow_layout import FlowLayout
 from pdfdesk.gui.pin import pin_target
 from pdfdesk.gui.richtext import esc, parse_citation_href
 
@@ -88,12 +89,16 @@ class ChatPane(QWidget):
         layout.addWidget(self.transcript, 1)
 
         self.chips = QWidget(self)
-        self.chips_row = QHBoxLayout(self.chips)
-        self.chips_row.setContentsMargins(0, 0, 0, 0)
-        self.chips_row.setSpacing(4)
-        self.chips.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.chips_row = FlowLayout(self.chips, spacing=4)  # many attachments wrap, never widen the pane
+        self.chips.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         layout.addWidget(self.chips)
 
+        # which model answers, on its own line: beside the buttons it held the pane wide
+        self.model_label = QLabel(self)
+        self.model_label.setObjectName("chatModel")
+        self.model_label.setWordWrap(True)
+        self.model_label.setEnabled(False)  # drawn in the palette's quieter text colour
+        layout.addWidget(self.model_label)
         self.input = ChatInput(self)
         self.input.setObjectName("chatInput")
         self.input.setPlaceholderText("Ask the agent (Enter to send, Shift+Enter for a new line; drop PDFs here to attach)")
@@ -101,8 +106,6 @@ class ChatPane(QWidget):
         self.input.submitted.connect(self.send)
         layout.addWidget(self.input)
         buttons = QHBoxLayout()
-        self.model_label = QLabel(self)
-        self.model_label.setObjectName("chatModel")
         self.new_button = QPushButton("New chat", self)
         self.new_button.setToolTip("Forget this conversation and start again")
         self.new_button.clicked.connect(self.new_chat)
@@ -112,7 +115,7 @@ class ChatPane(QWidget):
         self.send_button = QPushButton("Send", self)
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.send)
-        buttons.addWidget(self.model_label, 1)
+        buttons.addStretch(1)
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.send_button)
@@ -161,7 +164,7 @@ class ChatPane(QWidget):
             self.banner.show_failure(self._session_error or "unknown error")
             self.model_label.setText("")
             return
-        self.model_label.setText(esc(str(session.model_label)))
+        self.model_label.setText(f"Model: {esc(str(session.model_label))}")
         self.banner.show_offline(bool(session.offline))
 
     def reload_settings(self) -> None:
@@ -226,7 +229,6 @@ class ChatPane(QWidget):
             chip = Chip(reference, reference == self._current and reference not in self._attached, self.chips)
             chip.removed.connect(self.detach)
             self.chips_row.addWidget(chip)
-        self.chips_row.addStretch(1)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if local_pdf_paths(event.mimeData()):

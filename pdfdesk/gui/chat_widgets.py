@@ -37,6 +37,9 @@ class ChatInput(QPlainTextEdit):
         super().keyPressEvent(event)
 
 
+CHIP_TEXT_PX = 200
+
+
 class Chip(QFrame):
     """An attached document: its name and a remove button."""
 
@@ -51,7 +54,9 @@ class Chip(QFrame):
         row.setContentsMargins(6, 1, 2, 1)
         row.setSpacing(2)
         name = neutralise(display_name(reference))
-        self.label = QLabel(name + (" (current tab)" if current else ""), self)
+        text = name + (" (current tab)" if current else "")
+        # a long name is shortened in the middle (its start and extension say most), whole in the tooltip
+        self.label = QLabel(self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideMiddle, CHIP_TEXT_PX), self)
         self.label.setTextFormat(Qt.TextFormat.PlainText)  # a file name is never markup
         self.label.setToolTip(f"<p>{card_text(reference)}</p>")
         close = QToolButton(self)

@@ -13,11 +13,12 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QTreeWidget,
+    QAbstractItemView, QFileDialog, QLabel, QProgressBar, QPushButton, QTreeWidget,
     QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from pdfdesk.gui import workers
+from pdfdesk.gui.flow_layout import FlowLayout
 from pdfdesk.tools.details import ErrorDetails
 
 REFRESH_MS = 1000
@@ -108,7 +109,7 @@ class LibraryPanel(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        buttons = QHBoxLayout()
+        buttons = FlowLayout()
         self.add_files_button = QPushButton("Add files…", self)
         self.add_files_button.clicked.connect(self._choose_files)
         self.add_folder_button = QPushButton("Add folder…", self)
@@ -120,7 +121,6 @@ class LibraryPanel(QWidget):
         self.reindex_button.clicked.connect(self.reindex_selected)
         for button in (self.add_files_button, self.add_folder_button, self.remove_button, self.reindex_button):
             buttons.addWidget(button)
-        buttons.addStretch(1)
         layout.addLayout(buttons)
         self.progress = QProgressBar(self)
         self.progress.setObjectName("libraryProgress")

@@ -33,8 +33,8 @@ from pdfdesk.gui.viewer.actions import ViewActions
 from pdfdesk.gui.viewer.contract import PageView
 from pdfdesk.gui.viewer.zoom import percent
 from pdfdesk.gui.welcome import WelcomePage
-from pdfdesk.gui.window_chrome import (build_menus, build_status_bar, build_toolbar, restore_window_layout,
-                                       save_window_layout)
+from pdfdesk.gui.window_chrome import (DockProportions, build_menus, build_status_bar, build_toolbar,
+                                       restore_window_layout, save_window_layout)
 from pdfdesk.gui.window_jobs import expand_drop, passage_rects
 from pdfdesk.gui.window_review import ReviewActions
 from pdfdesk.gui.window_session import WindowSession
@@ -139,7 +139,7 @@ class MainWindow(QMainWindow):
         self.chat_dock = self._dock("Ask", "chatDock", self.chat_pane, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.search_dock, self.chat_dock)
         self.search_dock.raise_()
-        self.resizeDocks([self.left_dock, self.search_dock], [240, 420], Qt.Orientation.Horizontal)
+        self.dock_sizer = DockProportions(self)
 
     def _action(self, text: str, slot: Callable[[], object], shortcut: Shortcut = None, tip: str = "",
                 icon: str = "") -> QAction:

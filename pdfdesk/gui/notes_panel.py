@@ -13,11 +13,13 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QPushButton, QTreeView, QVBoxLayout, QWidget)
 
+from pdfdesk.gui.flow_layout import FlowLayout
 from pdfdesk.gui.notes_model import ID_ROLE, NotesModel
 from pdfdesk.gui.review_controller import ReviewController
 from pdfdesk.review.records import PALETTE
 
 _COLOUR_NAMES = {hex_: name for name, hex_ in PALETTE.items()}
+TAGS_COLUMN_PX = 70
 
 
 class NotesTree(QTreeView):
@@ -76,6 +78,7 @@ class NotesPanel(QWidget):
         layout.addLayout(filters)
         self.status = QLabel(self)
         self.status.setObjectName("notesStatus")
+        self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.model = NotesModel(self)
         self.model.editRequested.connect(lambda key, name, value: self.controller.update(key, **{name: value}))
@@ -89,11 +92,18 @@ class NotesPanel(QWidget):
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.tree.header()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # the passage and the note share the width; the status takes what its word needs and the
+        # tags a fixed share the reader can drag wider, so a narrow dock shows more of the passage
+        # instead of a horizontal scroll bar
+        for column, mode in enumerate((QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.Stretch,
+                                       QHeaderView.ResizeMode.Interactive,
+                                       QHeaderView.ResizeMode.ResizeToContents)):
+            header.setSectionResizeMode(column, mode)
+        header.resizeSection(2, TAGS_COLUMN_PX)
         self.tree.clicked.connect(self._clicked)
         self.tree.activated.connect(self._clicked)
         layout.addWidget(self.tree, 1)
-        buttons = QHBoxLayout()
+        buttons = FlowLayout()
         self.edit_button = QPushButton("Edit…", self)
         self.edit_button.setToolTip("Edit the selected note and its tags (or double-click a cell)")
         self.edit_button.clicked.connect(self.edit_selected)
@@ -108,7 +118,6 @@ class NotesPanel(QWidget):
         self.redo_button.setEnabled(self.controller.undo_stack.canRedo())
         for button in (self.edit_button, self.delete_button, self.undo_button, self.redo_button):
             buttons.addWidget(button)
-        buttons.addStretch(1)
         layout.addLayout(buttons)
 
     # -- contents ----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from pdfdesk.core.references import display_name
 from pdfdesk.gui import theme, workers
+from pdfdesk.gui.flow_layout import FlowLayout, labelled
 from pdfdesk.gui.indexing import IndexProgress
 from pdfdesk.gui.richtext import esc, highlight_terms, join_nonempty
 from pdfdesk.gui.tool_calls import call_tool_in_worker
@@ -184,7 +185,7 @@ class SearchPanel(QWidget):
         row.addWidget(self.query, 1)
         row.addWidget(self.button)
         layout.addLayout(row)
-        options = QHBoxLayout()
+        options = FlowLayout()
         self.mode = self._combo([("Auto", "auto"), ("Keyword", "keyword"), ("Semantic", "semantic")],
                                 "auto: keyword + meaning when an embedding model is available")
         self.granularity = self._combo([("Pages", "page"), ("Sections", "section")],
@@ -192,11 +193,7 @@ class SearchPanel(QWidget):
         self.scope = self._combo([("This document", "document"), ("Whole library", "library")],
                                  "Search the current tab's document, or every indexed library document")
         for label, combo in (("Mode", self.mode), ("By", self.granularity), ("In", self.scope)):
-            caption = QLabel(label, self)
-            caption.setBuddy(combo)
-            options.addWidget(caption)
-            options.addWidget(combo)
-        options.addStretch(1)
+            options.addWidget(labelled(label, combo, self))
         layout.addLayout(options)
         self.progress = QProgressBar(self)
         self.progress.setObjectName("searchIndexProgress")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QToolBar, QToolButton
 
@@ -34,6 +34,9 @@ ACTION_ICONS: tuple[tuple[str, str], ...] = (
     ("review.export", "document-export"), ("review.show_notes", "view-pim-notes"),
     ("review.undo", "edit-undo"), ("review.redo", "edit-redo"),
 )
+DOCK_LEFT_PX = (200, 280)  # the navigation dock's width: least, most
+DOCK_RIGHT_PX = (280, 440)  # the search and ask docks'
+MIN_MIDDLE_SHARE = 0.4  # of the window's width, left to the document when the window shrinks
 # the docks' show/hide entries in the View menu
 DOCK_ICONS: tuple[tuple[str, str], ...] = (
     ("left_dock", "view-sidebar"), ("search_dock", "system-search"), ("chat_dock", "pdfdesk-ask"),
@@ -185,14 +188,71 @@ def _layout_settings() -> QSettings:
     return QSettings(str(paths.config_dir() / "window.ini"), QSettings.Format.IniFormat)
 
 
-def restore_window_layout(window: QMainWindow) -> None:
+def dock_widths(window_width: int) -> tuple[int, int]:
+    """The navigation and the search/ask docks' widths on a window `window_width` wide: shares of
+    the window within bounds, so the document keeps about half of a small window and most of a
+    large one."""
+    left = max(DOCK_LEFT_PX[0], min(DOCK_LEFT_PX[1], round(window_width * 0.2)))
+    right = max(DOCK_RIGHT_PX[0], min(DOCK_RIGHT_PX[1], round(window_width * 0.3)))
+    return left, right
+
+
+class DockProportions(QObject):
+    """Keeps the document the middle of the window. On the first show without a saved layout
+    the side docks take shares of the window's width (only then is the real width known); when
+    the window is later made so narrow that the document would get less than `MIN_MIDDLE_SHARE`
+    of it, docks wider than their share give the difference back (QMainWindow alone takes every
+    pixel of a shrink from the document)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self._first_show = True
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.window:
+            if event.type() == QEvent.Type.Show and self._first_show:
+                self._first_show = False
+                QTimer.singleShot(0, self.window, self.fit)
+            elif (event.type() == QEvent.Type.Resize and not self._first_show and self.window.isVisible()
+                  and event.oldSize().width() > event.size().width()):  # the reader made it narrower
+                QTimer.singleShot(0, self.window, self.keep_middle)
+        return False
+
+    def fit(self) -> None:
+        """The default shares of the window's width."""
+        window = self.window
+        left, right = dock_widths(window.width())
+        window.resizeDocks([window.left_dock, window.search_dock], [left, right], Qt.Orientation.Horizontal)
+
+    def keep_middle(self) -> None:
+        """Narrow docks that leave the document too little; a dock already narrower stays as it is."""
+        window = self.window
+        middle = window.centralWidget()
+        if middle is None or middle.width() >= MIN_MIDDLE_SHARE * window.width():
+            return
+        docks, widths = [], []
+        for dock, share in zip((window.left_dock, window.search_dock), dock_widths(window.width())):
+            if dock.isVisible() and not dock.isFloating() and dock.width() > share:
+                docks.append(dock)
+                widths.append(share)
+        if docks:
+            window.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
+
+    def restored(self) -> None:
+        """The reader's own layout was restored: it is not replaced by the default shares."""
+        self._first_show = False
+
+
+def restore_window_layout(window: MainWindow) -> None:
     """Window size, docks and toolbar as the user left them (config folder, window.ini)."""
     settings = _layout_settings()
     geometry, state = settings.value("geometry"), settings.value("state")
     if isinstance(geometry, QByteArray):
         window.restoreGeometry(geometry)
-    if isinstance(state, QByteArray):
-        window.restoreState(state)
+    if isinstance(state, QByteArray) and window.restoreState(state):
+        window.dock_sizer.restored()  # the reader's own widths win over the default shares
 
 
 def save_window_layout(window: QMainWindow) -> None:

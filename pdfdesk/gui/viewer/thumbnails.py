@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from pdfdesk.gui.viewer import painter as paint
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 THUMB_WIDTH = 120  # logical pixels
 LABEL_HEIGHT = 18
 CELL_PADDING = 8
+SELECTED_WASH_ALPHA = 40  # of 255: the current page's cell is tinted, not filled
+SELECTED_FRAME_PX = 3.0
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -63,8 +65,11 @@ class _ThumbnailDelegate(QStyledItemDelegate):
         row = index.row()
         cell = QRect(option.rect)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        if selected:
-            painter.fillRect(cell, option.palette.color(QPalette.ColorRole.Highlight).lighter(130))
+        accent = option.palette.color(QPalette.ColorRole.Highlight)
+        if selected:  # a faint wash of the accent: the page itself is what stands out
+            wash = QColor(accent)
+            wash.setAlpha(SELECTED_WASH_ALPHA)
+            painter.fillRect(cell, wash)
         width, height = view.page_size(row + 1)
         box_w = THUMB_WIDTH
         box_h = self._panel.image_height()
@@ -87,11 +92,28 @@ class _ThumbnailDelegate(QStyledItemDelegate):
                              lambda r: QRectF(target.x() + r[0] * scale, target.y() + r[1] * scale,
                                               (r[2] - r[0]) * scale, (r[3] - r[1]) * scale),
                              (width, height), scale, details=False)
-        painter.setPen(QColor(0, 0, 0, 90) if not selected else option.palette.color(QPalette.ColorRole.Highlight))
-        painter.drawRect(target.adjusted(-0.5, -0.5, 0.5, 0.5))
         label = QRect(cell.x(), int(target.bottom()) + 2, cell.width(), LABEL_HEIGHT)
-        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
-        painter.drawText(label, Qt.AlignmentFlag.AlignCenter, str(row + 1))
+        if not selected:
+            painter.setPen(QColor(0, 0, 0, 90))
+            painter.drawRect(target.adjusted(-0.5, -0.5, 0.5, 0.5))
+            painter.setPen(option.palette.color(QPalette.ColorRole.Text))
+            painter.drawText(label, Qt.AlignmentFlag.AlignCenter, str(row + 1))
+            return
+        # the current page: a frame in the accent colour and its number on an accent pill
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(accent, SELECTED_FRAME_PX))
+        painter.drawRect(target.adjusted(-SELECTED_FRAME_PX / 2, -SELECTED_FRAME_PX / 2,
+                                         SELECTED_FRAME_PX / 2, SELECTED_FRAME_PX / 2))
+        text = str(row + 1)
+        pill_w = painter.fontMetrics().horizontalAdvance(text) + 14
+        pill = QRectF(label.center().x() - pill_w / 2 + 0.5, label.y() + 1, pill_w, LABEL_HEIGHT - 2)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(accent)
+        painter.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
+        painter.setPen(option.palette.color(QPalette.ColorRole.HighlightedText))
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
 
 
 class ThumbnailPanel(QListView):
