@@ -4,7 +4,7 @@ People describe a passage in their own words, and few pages then hold every word
 relaxed query keeps what the user wrote as syntax (phrases, NOT, prefixes) and makes the plain
 words optional: a page must hold at least one word that is not a stop word, and pages holding
 more of the words score higher (Whoosh's coordination bonus). Stop words still add to a score
-but never make a page a match on their own.
+but never make a page a match on their own. Long words also match others sharing their first letters.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from whoosh.lang.stopwords import stoplists
-from whoosh.query import And, AndMaybe, AndNot, Not, Or, Phrase, Query, Term
+from whoosh.query import And, AndMaybe, AndNot, DisjunctionMax, Not, Or, Phrase, Prefix, Query, Term
 
 from pdfdesk.index.analysis import GRAM_MARK, analyze
 
@@ -23,6 +23,11 @@ ARABIC_STOPS = ("و في من إلى الى على عن أن ان إن ما لا
                 "كانت مع كل به بها له لها هو هي هم عند بين حتى إذا اذا")
 PERSIAN_STOPS = "و از به در که این آن را با های ها می تا برای هم یا است بر نیز اگر پس"
 COORDINATION = 0.9  # how much a page holding more of the words gains (Whoosh: 0 < scale < 1)
+# In a relaxed query a word of TRUNCATE_FROM letters or more also matches the words sharing its
+# first TRUNCATE_TO letters, at TRUNCATED_WEIGHT of its own weight (see `_truncated`).
+TRUNCATE_FROM = 6
+TRUNCATE_TO = 5
+TRUNCATED_WEIGHT = 0.5
 
 
 @lru_cache(maxsize=1)
@@ -73,6 +78,7 @@ def relaxed_query(parsed: Query) -> Query | None:
     stops = [sub for sub in positive if is_stop(sub)]
     if len(positive) < 2 or not content:
         return None
+    content = [sub.accept(_truncated) for sub in content]
     relaxed: Query = Or(content, scale=COORDINATION) if len(content) > 1 else content[0]
     if stops:
         relaxed = AndMaybe(relaxed, Or(stops))
@@ -91,3 +97,17 @@ def near_queries(parsed: Query) -> list[Query]:
     if len(content) < 3:
         return []
     return [And(content[:left_out] + content[left_out + 1:] + negative) for left_out in range(len(content))]
+
+
+def _truncated(node: Query) -> Query:
+    """A long word also as its first letters: a question in one's own words rarely has the
+    page's word forms ("συνθηματικό" for "συνθηματικού", "Gebühren" for "gebührenfrei"), and the
+    stemmers know English, Russian and Arabic only (Greek is not stemmed, German is stemmed as if
+    English). Truncating to five letters is a stemmer that knows no language, good enough where
+    there is none; it is used only once the words as typed found too little, and weighs less."""
+    if (isinstance(node, Term) and isinstance(node.text, str) and len(node.text) >= TRUNCATE_FROM
+            and not node.text.startswith(GRAM_MARK)):
+        # the better of the two, never their sum: a word as typed must not count twice
+        truncated = Prefix(node.fieldname, node.text[:TRUNCATE_TO], boost=node.boost * TRUNCATED_WEIGHT)
+        return DisjunctionMax([node, truncated])
+    return node

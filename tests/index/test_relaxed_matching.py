@@ -98,3 +98,41 @@ def test_a_page_missing_one_word_ranks_above_pages_with_fewer(tmp_path):
     doc.save(path)
     details = _search(path, "gasket seals valve flange washer")  # no page has "washer"
     assert details["keyword_match"] == "partial" and [m["page"] for m in details["matches"]][0] == 1
+
+
+@pytest.fixture
+def inflected_pdf(tmp_path: Path) -> Path:
+    """Greek (no stemmer) and German (stemmed as if English) pages whose words are in other forms
+    than a question would type them."""
+    doc = pymupdf.open()
+    font = pymupdf.Font("cjk")  # has Greek and the umlauts
+    for text in ("Αν ξεχάσετε τον κωδικό, η επαναφορά του συνθηματικού γίνεται από την αρχική οθόνη.",
+                 "Die Überweisung ist innerhalb Europas gebührenfrei und dauert einen Werktag.",
+                 "Το συνθηματικό δεν αποστέλλεται ποτέ με μήνυμα.",
+                 "Kontoauszüge werden monatlich erstellt."):
+        page = doc.new_page()
+        page.insert_font(fontname="F0", fontbuffer=font.buffer)
+        page.insert_textbox(pymupdf.Rect(72, 72, 520, 300), text, fontsize=11, fontname="F0")
+    path = tmp_path / "inflected.pdf"
+    doc.save(path)
+    return path
+
+
+def test_a_relaxed_query_also_finds_other_forms_of_its_long_words(inflected_pdf):
+    details = _search(inflected_pdf, "ξέχασα το συνθηματικού μου στοιχεία")
+    pages = [m["page"] for m in details["matches"]]
+    assert details["keyword_match"] == "partial" and pages[:1] in ([1], [3])
+    assert {1, 3} <= set(pages) and 2 not in pages and 4 not in pages
+    german = _search(inflected_pdf, "welche Gebühren kostet eine Überweisung ins Ausland")
+    assert german["matches"][0]["page"] == 2 and german["keyword_match"] == "partial"
+
+
+def test_the_word_as_typed_outranks_a_page_with_only_its_first_letters(inflected_pdf):
+    details = _search(inflected_pdf, "συνθηματικό ξεχασμένο")
+    pages = [m["page"] for m in details["matches"]]
+    assert pages[:2] == [3, 1]  # page 3 has "συνθηματικό" itself, page 1 "συνθηματικού"
+
+
+def test_short_words_are_not_truncated(inflected_pdf):
+    details = _search(inflected_pdf, "monat kodex")  # "monatlich" shares "monat", but a 5-letter word stays whole
+    assert details["matches"] == []

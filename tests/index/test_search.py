@@ -223,3 +223,24 @@ def test_numbers_out_of_range_are_brought_within_with_a_note(contract_pdf, asked
 def test_numbers_in_range_get_no_note(contract_pdf):
     result = search(contract_pdf, "interest", mode="keyword", max_results=100, context_chars=10)
     assert "notes" not in result.details
+
+
+def test_a_document_built_in_many_batches_ends_as_one_segment(tmp_path, pdfdesk_home, monkeypatch):
+    # each batch commits a segment; a query on an index of many sets up a matcher per word and
+    # segment, so the last batch merges them (relaxed queries three times faster on 2,500 pages)
+    import pdfdesk.index.builder as builder
+    from pdfdesk.index.store import PAGES
+
+    monkeypatch.setattr(builder, "BATCH_PAGES", 100)  # batches this big are never merged on the way
+    doc = pymupdf.open()
+    for number in range(1, 601):
+        doc.new_page().insert_text((72, 72), f"Page {number} holds the word marker{number} and common text.")
+    path = tmp_path / "batches.pdf"
+    doc.save(path)
+    state, fingerprint = index_now(path)
+    assert state.pages_indexed == 600
+    index = DocumentIndex(fingerprint)
+    index.open(600)
+    assert len(index.whoosh(PAGES)._segments()) == 1
+    assert pages_of(search(path, "marker17", mode="keyword")) == [17]
+    assert sorted(pages_of(search(path, "marker599 OR marker1", mode="keyword"))) == [1, 599]
