@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QToolBar, QToolButton
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QProgressBar, QToolBar, QToolButton
 
 from pdfdesk.gui import icons, workers
 from pdfdesk.gui.welcome import fill_recent_menu
@@ -233,9 +233,12 @@ class DockProportions(QObject):
         if middle is None or middle.width() >= MIN_MIDDLE_SHARE * window.width():
             return
         docks, widths = [], []
-        for dock, share in zip((window.left_dock, window.search_dock), dock_widths(window.width())):
-            if dock.isVisible() and not dock.isFloating() and dock.width() > share:
-                docks.append(dock)
+        for area, share in zip((Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea),
+                               dock_widths(window.width())):
+            shown = [dock for dock in window.findChildren(QDockWidget) if dock.isVisible()
+                     and not dock.isFloating() and window.dockWidgetArea(dock) == area]  # the raised tab
+            if shown and shown[0].width() > share:
+                docks.append(shown[0])
                 widths.append(share)
         if docks:
             window.resizeDocks(docks, widths, Qt.Orientation.Horizontal)

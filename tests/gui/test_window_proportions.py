@@ -31,9 +31,12 @@ def test_shrinking_the_window_narrows_wide_docks_before_the_document_vanishes(qt
     settle(qtbot, window, 1600)
     window.dock_sizer.fit()
     qtbot.waitUntil(lambda: window.left_dock.width() >= 270, timeout=5000)
+    window.chat_dock.raise_()  # the right area's raised tab is the one to narrow
+    qtbot.wait(50)
     settle(qtbot, window, 800)  # as xdotool or a tiling window manager would
     qtbot.waitUntil(lambda: window.centralWidget().width() >= 0.35 * 800, timeout=5000)
     assert window.left_dock.width() <= DOCK_LEFT_PX[0] + 8
+    assert window.chat_dock.width() <= DOCK_RIGHT_PX[0] + 8
 
 
 def test_dock_shares_are_bounded_on_small_and_large_screens():
