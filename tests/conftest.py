@@ -30,7 +30,8 @@ def pdfdesk_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     set_config(Config(semantic=False))  # semantic tests turn it on with the offline model
     yield home
     if "pdfdesk.index.owner" in sys.modules:  # a window's or server's owner ends with its test
-        sys.modules["pdfdesk.index.owner"].default_owner().stop()
+        # waited for in full: a stage still running would write into the next test's folder
+        sys.modules["pdfdesk.index.owner"].default_owner().stop(60)
     close_all()
     set_config(None)
 

@@ -65,8 +65,9 @@ def renders_dir() -> Path:
 
 
 def indices_dir() -> Path:
-    """Where the per-document search indices live."""
-    return ensure_dir(app_data_dir() / "indices")
+    """Where the per-document search indices live. Not created here: asking whether a document
+    has an index must leave no folder behind; building one creates it."""
+    return app_data_dir() / "indices"
 
 
 def resources_dir() -> Path:

@@ -244,3 +244,9 @@ def test_a_document_built_in_many_batches_ends_as_one_segment(tmp_path, pdfdesk_
     assert len(index.whoosh(PAGES)._segments()) == 1
     assert pages_of(search(path, "marker17", mode="keyword")) == [17]
     assert sorted(pages_of(search(path, "marker599 OR marker1", mode="keyword"))) == [1, 599]
+
+
+def test_asking_for_an_index_that_does_not_exist_leaves_no_folder(pdfdesk_home):
+    # a progress poll still running when the data folder changes must not litter the new one
+    assert DocumentIndex("0" * 64).read_state() is None
+    assert not (pdfdesk_home / "indices").exists()
