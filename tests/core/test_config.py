@@ -67,7 +67,7 @@ def test_current_config_loads_from_config_dir(pdfdesk_home: Path):
 def test_pdfdesk_home_overrides_folders(pdfdesk_home: Path):
     assert paths.app_data_dir() == pdfdesk_home
     assert paths.renders_dir() == pdfdesk_home / "pdf-renders"
-    assert paths.indices_dir().is_dir()
+    assert paths.indices_dir() == pdfdesk_home / "indices"  # made by the first index built
     assert paths.config_dir().is_relative_to(pdfdesk_home)
 
 
