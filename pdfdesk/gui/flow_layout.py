@@ -10,7 +10,7 @@ made narrow and its rows simply take two lines.
 from __future__ import annotations
 
 from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QLayoutItem, QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QLayoutItem, QWidget
 
 
 class FlowLayout(QLayout):
@@ -71,16 +71,6 @@ class FlowLayout(QLayout):
         margins: QMargins = self.contentsMargins()
         return QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
 
-    def _gap(self, item: QLayoutItem) -> int:
-        if self._spacing >= 0:
-            return self._spacing
-        widget = item.widget()
-        style = widget.style() if widget is not None else None
-        if style is None:
-            return 6
-        return style.layoutSpacing(QSizePolicy.ControlType.PushButton, QSizePolicy.ControlType.PushButton,
-                                   Qt.Orientation.Horizontal)
-
     def _arrange(self, rect: QRect, place: bool) -> int:
         """Lay the items out in `rect` (or only measure); returns the height they take."""
         margins = self.contentsMargins()
@@ -97,7 +87,7 @@ class FlowLayout(QLayout):
         for item in self._visible():
             size = item.sizeHint().boundedTo(QSize(max(area.width(), item.minimumSize().width()), 1 << 20))
             size = size.expandedTo(item.minimumSize())
-            gap = self._gap(item)
+            gap = self._spacing
             if row and x + size.width() > area.right() + 1:
                 finish_row()
                 row = []

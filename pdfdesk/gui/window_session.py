@@ -6,7 +6,7 @@ active tab, the panels' choices); files that moved or vanished are skipped with 
 status bar. With files, those open instead, as document viewers do when handed a file. While the
 window runs, each document's place is written when its tab closes, when the window quits, and
 after the reader stops moving for `SAVE_DELAY_MS` (in a worker, so a crash or a kill loses little
-and scrolling never waits for the disk). Positions are keyed by content fingerprint once the index
+and scrolling or closing a tab never waits for the disk). Positions are keyed by content fingerprint once the index
 monitor has hashed the file, by path until then (see `pdfdesk.core.positions`).
 """
 
@@ -58,6 +58,9 @@ class WindowSession(QObject):
         self.finished = False  # the window closed: what its emptied views say is not the session
         self._fingerprints: dict[str, str] = {}
         self._dirty: set[DocumentTab] = set()
+        # places of tabs closed in this run: written in a worker (an fsync must not hold the UI
+        # thread), read from here when the document is opened again, and written again at quit
+        self._closed: dict[str, Remembered] = {}
         self._writer = SessionWriter()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -139,17 +142,19 @@ class WindowSession(QObject):
         self.schedule()
 
     def closing(self, tab: DocumentTab) -> None:
-        """`tab` is about to close: its place is written now (reopening it will read it)."""
+        """`tab` is about to close: its place is kept for reopening it and written in a worker."""
         self._dirty.discard(tab)
         item = self._remembered(tab, time.time())
         if item is not None:
-            positions.remember([item])
+            self._closed[tab.reference] = item
+            workers.submit(positions.remember, [item], owner=None, on_error=lambda _d: None)
         self.schedule()
 
     def _opened(self, tab: DocumentTab) -> None:
         if tab.place_given:
             return
-        found = positions.recall(tab.reference, self._fingerprints.get(tab.reference))
+        closed = self._closed.get(tab.reference)
+        found = closed.position if closed else positions.recall(tab.reference, self._fingerprints.get(tab.reference))
         if found is not None:
             tab.start_at(found)
 
@@ -192,6 +197,8 @@ class WindowSession(QObject):
         now = time.time()
         items = [item for item in (self._remembered(tab, now) for tab in self._dirty if tab.state == OPEN) if item]
         self._dirty.clear()
+        if wait:  # the closed tabs' places too, in case their worker has not run (newer entries win)
+            items += self._closed.values()
         session, ticket = (self.snapshot(), self._writer.take()) if self.started else (None, 0)
 
         def write() -> None:

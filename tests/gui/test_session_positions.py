@@ -45,6 +45,24 @@ def test_a_closed_document_reopens_where_it_was_left(qtbot, make_window, tmp_pat
     assert fresh.view.current_page == 1  # a document never read starts at its top
 
 
+def test_a_tab_closed_just_before_quitting_keeps_its_place(qtbot, make_window, tmp_path, monkeypatch):
+    doc = make.text_pdf(tmp_path / "closed-last.pdf", pages=12)
+    other = make.text_pdf(tmp_path / "stays.pdf")
+    window = make_window([doc, other])
+    wait_open(qtbot, window, 2)
+    tab = window.find_tab(str(doc))
+    window.tabs.setCurrentWidget(tab)
+    read_to(qtbot, tab, 6, 1.5)
+    # the worker that writes a closed tab's place never gets to run: quitting writes it itself
+    with monkeypatch.context() as patched:
+        patched.setattr(window_session.workers, "submit", lambda *args, **kwargs: None)
+        window.close_tab(window.tabs.indexOf(tab))
+        window.close()
+    again = make_window([])
+    tab = reopened(qtbot, again, str(doc))
+    assert tab.view.current_page == 6 and abs(tab.view.zoom - 1.5) < 1e-6
+
+
 def test_a_moved_file_keeps_its_place_by_content(qtbot, make_window, tmp_path):
     doc = make.text_pdf(tmp_path / "draft.pdf", pages=10)
     window = make_window([doc])
@@ -54,6 +72,7 @@ def test_a_moved_file_keeps_its_place_by_content(qtbot, make_window, tmp_path):
     fingerprint = window.index_monitor.fingerprint(str(doc))
     read_to(qtbot, tab, 6, 2.0)
     window.close_current_tab()
+    qtbot.waitUntil(positions._file().is_file, timeout=WAIT_MS)  # written in a worker
     stored = json.loads((positions._file()).read_text())["documents"]
     assert fingerprint in stored and positions.PATH_KEY + str(doc) not in stored
     moved = tmp_path / "archive" / "final.pdf"
