@@ -51,7 +51,7 @@ Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: pdfdesk
 Comment: /opt/pdfdesk is a PyInstaller bundle. Besides pdfdesk it carries the Python runtime
  (PSF-2.0), Qt 6 through PySide6-Essentials (LGPL-3.0), PyMuPDF and MuPDF (AGPL-3.0), whoosh-reloaded
- (BSD-2-Clause), httpx, openai, anthropic, mcp (MIT / BSD / Apache-2.0) and their dependencies, each under
+ (BSD-2-Clause), snowballstemmer (BSD-3-Clause), httpx, openai, anthropic, mcp (MIT / BSD / Apache-2.0) and their dependencies, each under
  its own licence; their licence files are in /opt/pdfdesk/_internal/*.dist-info.
 
 Files: *

@@ -19,10 +19,12 @@ or the phrase of the parts, which is why `analyze` takes `query`.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 
+import snowballstemmer
 from whoosh.analysis import Analyzer, Token
 from whoosh.lang import stemmer_for_language
 from whoosh.lang.porter import stem as porter_stem
@@ -132,12 +134,15 @@ def _stem(word: str) -> str:
 @lru_cache(maxsize=200_000)
 def stem_lowered(word: str) -> str:
     """The index term of one part as typed: folded, then stemmed for its script (Porter for Latin
-    letters, Snowball's Russian for Cyrillic, a light prefix and suffix stripper for Arabic)."""
+    letters, Snowball's Russian for Cyrillic and Greek, a light prefix and suffix stripper for
+    Arabic)."""
     folded = fold(word)
     if folded.isascii():
         return _stem(folded)
     if _CYRILLIC.search(folded):
         return _russian_stem(folded)
+    if _GREEK.search(folded):
+        return _greek_stem(folded)
     if has_arabic(folded):
         return arabic_light_stem(folded)
     return _stem(folded)
@@ -145,6 +150,20 @@ def stem_lowered(word: str) -> str:
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
 _russian_stem = stemmer_for_language("ru")
+_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+_GREEK_STEMMER = snowballstemmer.stemmer("greek")
+_GREEK_STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps the word it works on in itself
+
+
+def _greek_stem(word: str) -> str:
+    """Greek moves its accent and changes its ending from one form of a word to the next
+    ("ξέχασα", "ξεχάσετε"); Snowball's Greek stemmer drops both, so the forms meet."""
+    with _GREEK_STEMMER_LOCK:
+        stem = _GREEK_STEMMER.stemWord(word)
+    # it strips a few short words ("όταν", "έως") to nothing: those stay whole, without accents
+    return stem or "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
 # Arabic attaches the article, conjunctions and prepositions to the word, and marks plural, dual,
 # feminine and possessive with endings: "والملفات" is "and the files". Stripping the commonest of
 # them (a light stemmer, not a root finder) lets "ملف" find it; a stem keeps at least three letters.

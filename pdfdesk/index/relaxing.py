@@ -3,18 +3,21 @@
 People describe a passage in their own words, and few pages then hold every word they typed. A
 relaxed query keeps what the user wrote as syntax (phrases, NOT, prefixes) and makes the plain
 words optional: a page must hold at least one word that is not a stop word, and pages holding
-more of the words score higher (Whoosh's coordination bonus). Stop words still add to a score
-but never make a page a match on their own. Long words also match others sharing their first letters.
+more of the words score higher (a page's score times the share of the words it holds). Stop
+words still add to a score but never make a page a match on their own. Long words also match
+others sharing their first letters, and a word the document lacks is tried as a compound's parts.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from whoosh.lang.stopwords import stoplists
-from whoosh.query import And, AndMaybe, AndNot, DisjunctionMax, Not, Or, Phrase, Prefix, Query, Term
+from whoosh.query import And, AndMaybe, AndNot, Not, Or, Phrase, Prefix, Query, Term
 
-from pdfdesk.index.analysis import GRAM_MARK, analyze
+from pdfdesk.index.analysis import GRAM_MARK, analyze, stem_lowered
+from pdfdesk.index.relaxed_scoring import BestOf, WordsOr
 
 STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
 # Whoosh has no Arabic or Persian list: the commonest particles and prepositions, which Arabic
@@ -22,19 +25,33 @@ STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
 ARABIC_STOPS = ("و في من إلى الى على عن أن ان إن ما لا لم لن هذا هذه ذلك تلك التي الذي الذين ثم أو او قد كان "
                 "كانت مع كل به بها له لها هو هي هم عند بين حتى إذا اذا")
 PERSIAN_STOPS = "و از به در که این آن را با های ها می تا برای هم یا است بر نیز اگر پس"
-COORDINATION = 0.9  # how much a page holding more of the words gains (Whoosh: 0 < scale < 1)
+# Nor a Greek one: articles, pronouns, prepositions, particles and the question words.
+GREEK_STOPS = ("ο η το οι τα του της των τον την τους τις ένας μια μία ένα έναν μιας ενός και κι ή να θα "
+               "με σε στο στη στην στον στα στους στις στης στου από για προς ως μέχρι έως κατά μετά "
+               "χωρίς αν ότι πως πώς που πού ποιος ποια ποιο τι πότε γιατί όταν δεν μη μην μου σου "
+               "μας σας εγώ εσύ εμείς εσείς αυτό αυτή αυτός αυτά αυτοί αυτές αυτόν αυτήν είναι ήταν "
+               "ούτε είτε όπως")  # not αλλά ("but"): its stem is that of άλλος ("other")
 # In a relaxed query a word of TRUNCATE_FROM letters or more also matches the words sharing its
 # first TRUNCATE_TO letters, at TRUNCATED_WEIGHT of its own weight (see `_truncated`).
 TRUNCATE_FROM = 6
 TRUNCATE_TO = 5
 TRUNCATED_WEIGHT = 0.5
+# A word the index does not hold at all may be a compound ("Haushaltsessig", "typefaces") or the
+# start of one ("Kalk" of "Kalkablagerungen"): it is split into two parts of COMPOUND_PART letters
+# or more that the index holds, and a word of PREFIX_FROM letters or more matches words it starts.
+COMPOUND_PART = 4
+PREFIX_FROM = 4
+# the joining letters German and Dutch put between a compound's parts ("Haushalt-s-essig")
+LINKERS = ("s", "es", "n", "en", "e")
+
+Known = Callable[[str, str], bool]  # whether the index holds (field, term)
 
 
 @lru_cache(maxsize=1)
 def stop_terms() -> frozenset[str]:
     """Index terms of the common function words of the languages listed."""
     words = [word for language in STOP_LANGUAGES for word in stoplists[language]]
-    words += ARABIC_STOPS.split() + PERSIAN_STOPS.split()
+    words += ARABIC_STOPS.split() + PERSIAN_STOPS.split() + GREEK_STOPS.split()
     return frozenset(term for word in words for term in analyze(word, query=True))
 
 
@@ -67,9 +84,10 @@ def strict_query(parsed: Query) -> Query:
     return AndMaybe(required, Or(stops))
 
 
-def relaxed_query(parsed: Query) -> Query | None:
+def relaxed_query(parsed: Query, known: Known | None = None) -> Query | None:
     """`parsed` with its required parts made optional, or None when it asks for nothing to relax
-    (one word, already OR, or nothing but stop words)."""
+    (one word, already OR, or nothing but stop words). With `known` (the index's vocabulary), a
+    word the index lacks is also asked for as its compound parts and as a prefix."""
     if not isinstance(parsed, And) or isinstance(parsed, AndNot):
         return None
     positive = [sub for sub in parsed.subqueries if not isinstance(sub, Not)]
@@ -78,8 +96,8 @@ def relaxed_query(parsed: Query) -> Query | None:
     stops = [sub for sub in positive if is_stop(sub)]
     if len(positive) < 2 or not content:
         return None
-    content = [sub.accept(_truncated) for sub in content]
-    relaxed: Query = Or(content, scale=COORDINATION) if len(content) > 1 else content[0]
+    content = [sub.accept(partial(_truncated, known=known)) for sub in content]
+    relaxed: Query = WordsOr(content) if len(content) > 1 else content[0]
     if stops:
         relaxed = AndMaybe(relaxed, Or(stops))
     if negative:
@@ -99,15 +117,57 @@ def near_queries(parsed: Query) -> list[Query]:
     return [And(content[:left_out] + content[left_out + 1:] + negative) for left_out in range(len(content))]
 
 
-def _truncated(node: Query) -> Query:
+def _truncated(node: Query, known: Known | None = None) -> Query:
     """A long word also as its first letters: a question in one's own words rarely has the
-    page's word forms ("συνθηματικό" for "συνθηματικού", "Gebühren" for "gebührenfrei"), and the
-    stemmers know English, Russian and Arabic only (Greek is not stemmed, German is stemmed as if
-    English). Truncating to five letters is a stemmer that knows no language, good enough where
-    there is none; it is used only once the words as typed found too little, and weighs less."""
-    if (isinstance(node, Term) and isinstance(node.text, str) and len(node.text) >= TRUNCATE_FROM
-            and not node.text.startswith(GRAM_MARK)):
-        # the better of the two, never their sum: a word as typed must not count twice
-        truncated = Prefix(node.fieldname, node.text[:TRUNCATE_TO], boost=node.boost * TRUNCATED_WEIGHT)
-        return DisjunctionMax([node, truncated])
-    return node
+    page's word forms ("Gebühren" for "gebührenfrei"), and the stemmers know English, Russian,
+    Greek and Arabic only (German, French or Spanish are stemmed as if English). Truncating to
+    five letters is a stemmer that knows no language, good enough where there is none; it is used
+    only once the words as typed found too little, and weighs less.
+    A word the index lacks (`known`) is asked for as the words it starts and as its parts."""
+    if not isinstance(node, Term) or not isinstance(node.text, str) or node.text.startswith(GRAM_MARK):
+        return node
+    weight = node.boost * TRUNCATED_WEIGHT
+    others: list[Query] = []
+    if len(node.text) >= TRUNCATE_FROM:
+        others.append(Prefix(node.fieldname, node.text[:TRUNCATE_TO], boost=weight, constantscore=False))
+    if known is not None and _latin(node.text) and not known(node.fieldname, node.text):
+        if PREFIX_FROM <= len(node.text) < TRUNCATE_FROM:
+            others.append(Prefix(node.fieldname, node.text, boost=weight, constantscore=False))
+        parts = compound_parts(node.text, partial(known, node.fieldname))
+        if parts:
+            others.append(Or([Term(node.fieldname, part) for part in parts], boost=weight))
+    # the best of them, never their sum: a word as typed must not count twice
+    return BestOf([node, *others]) if others else node
+
+
+def _latin(word: str) -> bool:
+    """Letters of the Latin script only: the languages that write compounds as one word."""
+    return word.isalpha() and max(word) < "\u0250"
+
+
+def compound_parts(word: str, known: Callable[[str], bool]) -> list[str]:
+    """The index terms of `word` read as two words written together, the index holding at least
+    one of them (the last when it can: a compound's last part says what it is); [] when no cut
+    gives such parts. German, Dutch and the Nordic languages write compounds as one word, and
+    a question rarely has the compound the page used, or the page the question's."""
+    best: tuple[tuple[int, int], list[str]] | None = None
+    for cut in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1):
+        head = stem_lowered(word[cut:])
+        heads_known = known(head)
+        for left in _without_linker(word[:cut]):
+            modifier = stem_lowered(left)
+            both = heads_known and known(modifier)
+            rank = 3 if both else 2 if heads_known else 1 if known(modifier) and len(left) > COMPOUND_PART else 0
+            # the cut whose known part is longest: a shorter one is more often a chance word
+            weight = (rank, len(word) - cut if rank == 2 else cut)
+            if rank and (best is None or weight > best[0]):
+                best = (weight, [modifier, head])
+    return best[1] if best else []
+
+
+def _without_linker(left: str) -> list[str]:
+    """A compound's first part as written and without the joining letters it may end with."""
+    forms = [left]
+    forms += [left[:-len(linker)] for linker in LINKERS
+              if left.endswith(linker) and len(left) - len(linker) >= COMPOUND_PART]
+    return forms

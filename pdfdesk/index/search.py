@@ -130,7 +130,10 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
     ranking.keys = _fused(lists)
     if len(ranking.keys) >= RELAX_BELOW:
         return ranking
-    relaxed = relaxed_query(parsed) if parsed is not None else None
+    relaxed = None
+    if parsed is not None:
+        with index.vocabulary(granularity) as known:
+            relaxed = relaxed_query(parsed, known)
     if relaxed is not None:
         # pages missing only one of the words come first among the partial ones, in their order
         found = set(ranking.keys)

@@ -42,7 +42,7 @@ from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.postings import PackedPositions
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
-INDEX_VERSION = 8
+INDEX_VERSION = 9
 STATE_FILE = "state.json"
 DAMAGE_FILE = "damaged.json"
 WHOOSH_DIR = "whoosh"
@@ -285,6 +285,15 @@ class DocumentIndex:
         kind = SECTIONS if granularity in ("section", "title") else PAGES
         with self._reading(kind) as searcher:
             return [dict(hit.fields(), score=float(hit.score)) for hit in searcher.search(query, limit=limit)]
+
+    @contextmanager
+    def vocabulary(self, granularity: str) -> Iterator[Callable[[str, str], bool]]:
+        """Whether the index holds a (field, term), for as long as the block runs: a query built
+        around the words a document has."""
+        kind = SECTIONS if granularity in ("section", "title") else PAGES
+        with self._reading(kind) as searcher:
+            reader = searcher.reader()
+            yield lambda field, text: (field, text) in reader
 
     def sections(self) -> list[dict[str, Any]]:
         """Every indexed section's stored fields, in document order."""

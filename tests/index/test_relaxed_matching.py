@@ -102,8 +102,8 @@ def test_a_page_missing_one_word_ranks_above_pages_with_fewer(tmp_path):
 
 @pytest.fixture
 def inflected_pdf(tmp_path: Path) -> Path:
-    """Greek (no stemmer) and German (stemmed as if English) pages whose words are in other forms
-    than a question would type them."""
+    """Greek and German (stemmed as if English) pages whose words are in other forms than a
+    question would type them."""
     doc = pymupdf.open()
     font = pymupdf.Font("cjk")  # has Greek and the umlauts
     for text in ("Αν ξεχάσετε τον κωδικό, η επαναφορά του συνθηματικού γίνεται από την αρχική οθόνη.",
@@ -127,12 +127,72 @@ def test_a_relaxed_query_also_finds_other_forms_of_its_long_words(inflected_pdf)
     assert german["matches"][0]["page"] == 2 and german["keyword_match"] == "partial"
 
 
-def test_the_word_as_typed_outranks_a_page_with_only_its_first_letters(inflected_pdf):
-    details = _search(inflected_pdf, "συνθηματικό ξεχασμένο")
-    pages = [m["page"] for m in details["matches"]]
-    assert pages[:2] == [3, 1]  # page 3 has "συνθηματικό" itself, page 1 "συνθηματικού"
+def _pages_pdf(tmp_path: Path, name: str, texts: list[str]) -> Path:
+    doc = pymupdf.open()
+    font = pymupdf.Font("cjk")  # has Greek and the umlauts
+    for text in texts:
+        page = doc.new_page()
+        page.insert_font(fontname="F0", fontbuffer=font.buffer)
+        page.insert_textbox(pymupdf.Rect(72, 72, 520, 300), text, fontsize=11, fontname="F0")
+    path = tmp_path / name
+    doc.save(path)
+    return path
 
 
-def test_short_words_are_not_truncated(inflected_pdf):
-    details = _search(inflected_pdf, "monat kodex")  # "monatlich" shares "monat", but a 5-letter word stays whole
+def test_the_word_as_typed_outranks_a_page_with_only_its_first_letters(tmp_path):
+    path = _pages_pdf(tmp_path, "transfer.pdf", ["Die Überweisungsgebühr beträgt zwei Euro.",
+                                                 "Eine Überweisung dauert einen Werktag."])
+    details = _search(path, "Überweisung kosten")
+    assert [m["page"] for m in details["matches"]] == [2, 1]  # page 1 shares only "überw"
+
+
+def test_short_words_the_document_holds_are_not_truncated(tmp_path):
+    path = _pages_pdf(tmp_path, "account.pdf", ["Das Konto wird online geführt.", "Die Kontonummer steht oben rechts.",
+                                                "Zahlungen sind kostenlos."])
+    details = _search(path, "konto abheben")  # "Kontonummer" shares "konto", a word the document has
+    assert [m["page"] for m in details["matches"]] == [1]
+
+
+def test_a_word_the_document_lacks_is_read_as_the_start_of_longer_words(inflected_pdf):
+    details = _search(inflected_pdf, "monat kodex")  # the document has "monatlich", never "monat"
+    assert [m["page"] for m in details["matches"]] == [4] and details["keyword_match"] == "partial"
+
+
+def test_inflected_greek_forms_meet_whatever_their_accent(inflected_pdf):
+    details = _search(inflected_pdf, "ξέχασα συνθηματικό")  # page 1: "ξεχάσετε", "συνθηματικού"
+    assert [m["page"] for m in details["matches"]][:1] == [1]
+    assert "keyword_match" not in details["matches"][0]  # every word found, in another form
+
+
+def test_greek_function_words_never_decide_a_match(inflected_pdf):
+    details = _search(inflected_pdf, "πώς το στέλνω μου")  # nothing but function words and a word no page has
     assert details["matches"] == []
+
+
+def test_compound_words_are_found_by_their_parts(tmp_path):
+    path = _pages_pdf(tmp_path, "descale.pdf", ["Entkalken Sie das Gerät mit dem Entkalker des Herstellers; Essig greift "
+                                                "die Dichtungen an.",
+                                                "Füllen Sie den Wassertank mit frischem Wasser.",
+                                                "Ein Wasserfilter verringert Kalkablagerungen."])
+    details = _search(path, "darf ich Haushaltsessig nehmen")  # the pages say "Essig"
+    assert [m["page"] for m in details["matches"]][:1] == [1] and details["keyword_match"] == "partial"
+    details = _search(path, "Kalk Filter")  # "Kalkablagerungen", "Wasserfilter": neither word stands alone
+    assert [m["page"] for m in details["matches"]][:1] == [3]
+
+
+def test_a_page_holding_more_of_the_words_ranks_first_whatever_the_forms_of_one(tmp_path):
+    path = _pages_pdf(tmp_path, "coordination.pdf", [
+        "Printers printing printed prints: the printer prints, printing printed pages for printers.",
+        "The printer jams when the tray is loaded with damp paper.",
+    ])
+    details = _search(path, "printer paper humidity")  # page 1 holds one word in many forms, page 2 two words
+    assert [m["page"] for m in details["matches"]][:2] == [2, 1]
+
+
+def test_only_one_word_in_the_document_still_ranks_pages_by_it(tmp_path):
+    path = _pages_pdf(tmp_path, "oneword.pdf", ["The leaflet in the box, with the other papers that came with the "
+                                                "product, mentions the warranty once among many other things.",
+                                                "Nothing here.", "Warranty: the warranty covers parts."])
+    details = _search(path, "warranty zyxwvut")
+    matches = details["matches"]
+    assert [m["page"] for m in matches] == [3, 1] and all(m["score"] > 0 for m in matches)

@@ -127,3 +127,12 @@ def test_arabic_words_glued_to_a_clitic_or_a_neighbour_are_found(tmp_path):
         result = call_tool("pdf_search", {"path": str(path), "query": query, "mode": "keyword"})
         assert [m["page"] for m in result.details["matches"]][:1] == [page], query
         assert "keyword_match" not in result.details, query
+
+
+@pytest.mark.parametrize("typed, printed", [("ξέχασα", "ξεχάσετε"), ("ΤΡΑΠΕΖΑ", "τράπεζας"), ("λογαριασμό", "λογαριασμού")])
+def test_greek_forms_of_a_word_share_one_term_whatever_their_accent_and_case(typed, printed):
+    assert analyze(typed, query=True) == analyze(printed)
+
+
+def test_greek_words_the_stemmer_would_empty_stay_whole():
+    assert analyze("όταν έως") == ["οταν", "εωσ"]
