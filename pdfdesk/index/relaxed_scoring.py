@@ -1,18 +1,16 @@
-"""How a relaxed query scores a page: by the words it holds, each in its best form.
+"""How a relaxed query scores a page: by how many of the words it holds, each in its best form.
+
+Whoosh's own coordination (`Or(scale=...)`) counts the index terms a page matches and the terms
+that exist in the query's tree. A relaxed query asks for each word in several forms (as typed, by
+its first letters, as compound parts), so those counts say little about how many of the user's
+words a page holds: a word found in three forms counted three times, and when only one of the
+words existed in the index at all, every page scored 0 and kept document order. `WordsOr`
+multiplies a page's score by the share of the words it holds, asking each word's matcher whether
+it is on the page.
 
 Whoosh's DisjunctionMax matcher scores a page with the best of its children's current scores even
 when a child sits on another page: a page matched only by a word's first letters was given the
 score the whole word earned on a different page. `BestOf` scores only the children on the page.
-
-Coordination is counted in words, not terms.
-
-Whoosh's own coordination (`Or(scale=...)`) counts the index terms a page matches and the terms
-that exist in the tree. A relaxed query asks for each word in several forms (as typed, by its
-first letters, as compound parts), so those counts say little about how many of the user's words a
-page holds: a page holding one word in three forms outranked one holding three words, and when
-only one of the words existed in the index at all, every page scored 0 and kept document order.
-Here a page's score is multiplied by the share of the words it holds, each word's matcher asked
-whether it is on the page.
 """
 
 from __future__ import annotations
