@@ -32,7 +32,7 @@ GREEK_STOPS = ("ο η το οι τα του της των τον την τους
                "μας σας εγώ εσύ εμείς εσείς αυτό αυτή αυτός αυτά αυτοί αυτές αυτόν αυτήν είναι ήταν "
                "ούτε είτε όπως")  # not αλλά ("but"): its stem is that of άλλος ("other")
 # In a relaxed query a word of TRUNCATE_FROM letters or more also matches the words sharing its
-# first TRUNCATE_TO letters, at TRUNCATED_WEIGHT of its own weight (see `_truncated`).
+# first TRUNCATE_TO letters, at TRUNCATED_WEIGHT of its own weight (see `_other_forms`).
 TRUNCATE_FROM = 6
 TRUNCATE_TO = 5
 TRUNCATED_WEIGHT = 0.5
@@ -96,7 +96,7 @@ def relaxed_query(parsed: Query, known: Known | None = None) -> Query | None:
     stops = [sub for sub in positive if is_stop(sub)]
     if len(positive) < 2 or not content:
         return None
-    content = [sub.accept(partial(_truncated, known=known)) for sub in content]
+    content = [sub.accept(partial(_other_forms, known=known)) for sub in content]
     relaxed: Query = WordsOr(content) if len(content) > 1 else content[0]
     if stops:
         relaxed = AndMaybe(relaxed, Or(stops))
@@ -117,7 +117,7 @@ def near_queries(parsed: Query) -> list[Query]:
     return [And(content[:left_out] + content[left_out + 1:] + negative) for left_out in range(len(content))]
 
 
-def _truncated(node: Query, known: Known | None = None) -> Query:
+def _other_forms(node: Query, known: Known | None = None) -> Query:
     """A long word also as its first letters: a question in one's own words rarely has the
     page's word forms ("Gebühren" for "gebührenfrei"), and the stemmers know English, Russian,
     Greek and Arabic only (German, French or Spanish are stemmed as if English). Truncating to
@@ -156,8 +156,9 @@ def compound_parts(word: str, known: Callable[[str], bool]) -> list[str]:
         heads_known = known(head)
         for left in _without_linker(word[:cut]):
             modifier = stem_lowered(left)
-            both = heads_known and known(modifier)
-            rank = 3 if both else 2 if heads_known else 1 if known(modifier) and len(left) > COMPOUND_PART else 0
+            modifier_known = known(modifier)
+            rank = (3 if heads_known and modifier_known else 2 if heads_known else
+                    1 if modifier_known and len(left) > COMPOUND_PART else 0)
             # the cut whose known part is longest: a shorter one is more often a chance word
             weight = (rank, len(word) - cut if rank == 2 else cut)
             if rank and (best is None or weight > best[0]):
