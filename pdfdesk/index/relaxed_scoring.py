@@ -17,7 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from whoosh.matching import DisjunctionMaxMatcher, NullMatcher, UnionMatcher, WrappingMatcher
+from whoosh.matching import (
+    DisjunctionMaxMatcher,
+    NullMatcher,
+    UnionMatcher,
+    WrappingMatcher,
+)
 from whoosh.query import DisjunctionMax, Or
 from whoosh.util import make_binary_tree
 
