@@ -14,13 +14,20 @@ from typing import Any
 
 from whoosh.qparser import QueryParser
 from whoosh.qparser.plugins import MultifieldPlugin
-from whoosh.query import And, Or, Query
+from whoosh.query import And, Or, Phrase, Query
 
 from pdfdesk.index.analysis import query_runs
 
 
+class WordPhrase(Phrase):
+    """The parts of one typed word ("single-board", "colleague's"), asked for in a row: a phrase
+    the analyzer made, not one the user quoted, so a relaxed query may also take the parts apart."""
+
+
 class WordQueryParser(QueryParser):
     """QueryParser whose typed words are read run by run (see the module docstring)."""
+
+    word_phrase = WordPhrase
 
     def term_query(self, fieldname: str, text: str, termclass: Any, boost: float = 1.0, tokenize: bool = True,
                    removestops: bool = True) -> Query | None:
@@ -36,7 +43,7 @@ class WordQueryParser(QueryParser):
             if len(parts) == 1 and joined is None:
                 word: Query = termclass(fieldname, parts[0], boost=boost)
             else:
-                phrase = self.phraseclass(fieldname, list(parts), boost=boost)
+                phrase = self.word_phrase(fieldname, list(parts), boost=boost)
                 word = Or([termclass(fieldname, joined, boost=boost), phrase]) if joined is not None else phrase
             if len(grams) > 1:  # an Arabic word may be glued to its neighbours or to a clitic
                 return Or([word, self.phraseclass(fieldname, list(grams), boost=boost)])
@@ -44,7 +51,7 @@ class WordQueryParser(QueryParser):
         if any(unspaced for _, _, unspaced, _ in runs):
             return self.group.qclass([termclass(fieldname, part, boost=boost) for parts, _, _, _ in runs
                                       for part in parts])
-        phrase = self.phraseclass(fieldname, [part for parts, _, _, _ in runs for part in parts], boost=boost)
+        phrase = self.word_phrase(fieldname, [part for parts, _, _, _ in runs for part in parts], boost=boost)
         if not any(grams for _, _, _, grams in runs):
             return phrase
         # a Persian word written with a zero-width non-joiner: its pieces may sit in longer runs

@@ -4,8 +4,10 @@ People describe a passage in their own words, and few pages then hold every word
 relaxed query keeps what the user wrote as syntax (phrases, NOT, prefixes) and makes the plain
 words optional: a page must hold at least one word that is not a stop word, and pages holding
 more of the words score higher (a page's score times the share of the words it holds). Stop
-words still add to a score but never make a page a match on their own. Long words also match
-others sharing their first letters, and a word the document lacks is tried as a compound's parts.
+words are left out: among pages holding only some of the words, "do", "the" and "have" say
+nothing of the subject, yet a long page full of them outscored the short one holding the words
+that do. Long words also match others sharing their first letters, a word the document lacks is
+tried as a compound's parts, and a word typed with a hyphen or apostrophe also as its parts apart.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from whoosh.lang.stopwords import stoplists
 from whoosh.query import And, AndMaybe, AndNot, Not, Or, Phrase, Prefix, Query, Term
 
 from pdfdesk.index.analysis import GRAM_MARK, analyze, stem_lowered
+from pdfdesk.index.query_parsing import WordPhrase
 from pdfdesk.index.relaxed_scoring import BestOf, WordsOr
 
 STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
@@ -93,13 +96,10 @@ def relaxed_query(parsed: Query, known: Known | None = None) -> Query | None:
     positive = [sub for sub in parsed.subqueries if not isinstance(sub, Not)]
     negative = [sub.query for sub in parsed.subqueries if isinstance(sub, Not)]
     content = [sub for sub in positive if not is_stop(sub)]
-    stops = [sub for sub in positive if is_stop(sub)]
     if len(positive) < 2 or not content:
         return None
     content = [sub.accept(partial(_other_forms, known=known)) for sub in content]
     relaxed: Query = WordsOr(content) if len(content) > 1 else content[0]
-    if stops:
-        relaxed = AndMaybe(relaxed, Or(stops))
     if negative:
         relaxed = AndNot(relaxed, Or(negative) if len(negative) > 1 else negative[0])
     return relaxed
@@ -124,6 +124,8 @@ def _other_forms(node: Query, known: Known | None = None) -> Query:
     five letters is a stemmer that knows no language, good enough where there is none; it is used
     only once the words as typed found too little, and weighs less.
     A word the index lacks (`known`) is asked for as the words it starts and as its parts."""
+    if isinstance(node, WordPhrase):
+        return _apart(node)
     if not isinstance(node, Term) or not isinstance(node.text, str) or node.text.startswith(GRAM_MARK):
         return node
     weight = node.boost * TRUNCATED_WEIGHT
@@ -138,6 +140,18 @@ def _other_forms(node: Query, known: Known | None = None) -> Query:
             others.append(Or([Term(node.fieldname, part) for part in parts], boost=weight))
     # the best of them, never their sum: a word as typed must not count twice
     return BestOf([node, *others]) if others else node
+
+
+def _apart(phrase: WordPhrase) -> Query:
+    """A word typed with a hyphen or an apostrophe as written, or its parts anywhere on the page at
+    half weight: "single-board" is also the page's "boards for a single user"."""
+    parts = [Term(phrase.fieldname, word) for word in dict.fromkeys(phrase.words)
+             if len(word) > 1 and not word.startswith(GRAM_MARK) and word not in stop_terms()]
+    if not parts:
+        return phrase
+    weight = phrase.boost * TRUNCATED_WEIGHT
+    apart = Or(parts, boost=weight) if len(parts) > 1 else parts[0].with_boost(weight)
+    return BestOf([phrase, apart])
 
 
 def _latin(word: str) -> bool:
