@@ -55,6 +55,7 @@ class Ranking:
     keys: list[Key] = field(default_factory=list)
     matches: dict[Key, dict[str, Any]] = field(default_factory=dict)
     near: list[Key] = field(default_factory=list)  # partial matches lacking just one of the words
+    typical: float = 0.0  # a meaning ranking's similarity of the document's median page
 
 
 def _section_at(starts: list[SectionStart], number: int, y: float) -> str | None:
@@ -255,7 +256,8 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
     except semantic.StoreDamaged as exc:
         index.report_damage(semantic.SEMANTIC_DIR, str(exc))
         return ranking
-    for passage, similarity in nearest:
+    ranking.typical = nearest.typical
+    for passage, similarity in nearest.passages:
         if similarity <= 0.0:  # unrelated in meaning: never a match, however few there are
             break
         if sections:
@@ -419,8 +421,10 @@ def _ranked(target: Target, index: DocumentIndex, state: IndexState | None, page
     if keyword is not None and semantic_ranking is not None:
         chosen = []
         strict = [key for key in keyword.keys if "keyword_match" not in keyword.matches[key]] + keyword.near
-        partial = [key for key in keyword.keys if "keyword_match" in keyword.matches[key] and key not in keyword.near]
-        for key, found_by in keyword_first(strict, semantic_ranking.keys, limit, partial):
+        partial = [(key, keyword.matches[key]["score"]) for key in keyword.keys
+                   if "keyword_match" in keyword.matches[key] and key not in keyword.near]
+        meaning = [(key, semantic_ranking.matches[key]["score"]) for key in semantic_ranking.keys]
+        for key, found_by in keyword_first(strict, meaning, limit, partial, semantic_ranking.typical):
             match = keyword.matches.get(key) or semantic_ranking.matches[key]
             if found_by == "both":
                 match["found_by"] = "both"

@@ -30,6 +30,17 @@ class Passage:
     text: str
 
 
+@dataclass(frozen=True)
+class Nearest:
+    """The passages nearest a query, best first, and the similarity of the document's median page
+    (each page by its best passage): how near the query a page of this document usually is. A
+    model that cannot tell this document's pages apart (a language it does not know) gives every
+    page nearly that similarity, so a match counts by how far it rises above it."""
+
+    passages: list[tuple[Passage, float]]
+    typical: float = 0.0
+
+
 def passages_of_page(number: int, text: str) -> list[Passage]:
     """Overlapping word windows of a page; short pages are one passage, empty pages none."""
     words = text.split()
@@ -60,6 +71,7 @@ class SemanticStore:
         self.folder = index_folder / SEMANTIC_DIR
         self._cache: tuple[tuple[tuple[str, int, int], ...], Any, list[Passage]] | None = None
         self._through = 0  # the last page the cached chunks cover
+        self._starts: tuple[list[Passage], Any] | None = None  # the cached passages' first row of each page
 
     def _chunks(self) -> list[Path]:
         """Committed chunks: the .json is renamed into place before its .npy."""
@@ -155,13 +167,13 @@ class SemanticStore:
         except _Damaged as exc:
             raise StoreDamaged(str(exc)) from None
 
-    def search(self, query: str, limit: int) -> list[tuple[Passage, float]]:
+    def search(self, query: str, limit: int) -> Nearest:
         """The passages nearest the query by cosine similarity, best first."""
         import numpy as np
 
         matrix, passages = self.load()
         if not passages:
-            return []
+            return Nearest([])
         query_vector = embedding.embed([query])[0]
         if query_vector.shape[0] != matrix.shape[1]:
             raise StoreDamaged("the stored vectors were made by another model")
@@ -169,7 +181,18 @@ class SemanticStore:
         count = min(max(limit, 1), len(passages))
         top = np.argpartition(-scores, count - 1)[:count]
         top = top[np.argsort(-scores[top])]
-        return [(passages[i], float(scores[i])) for i in top]
+        # passages are stored in page order: each page's first row starts a run of its passages
+        starts = self._page_starts(passages)
+        typical = float(np.median(np.maximum.reduceat(scores, starts)))
+        return Nearest([(passages[i], float(scores[i])) for i in top], typical)
+
+    def _page_starts(self, passages: list[Passage]) -> Any:
+        import numpy as np
+
+        if self._starts is None or self._starts[0] is not passages:
+            pages = np.fromiter((p.page for p in passages), dtype=np.int64, count=len(passages))
+            self._starts = (passages, np.flatnonzero(np.r_[True, pages[1:] != pages[:-1]]))
+        return self._starts[1]
 
 
 class _Damaged(Exception):

@@ -76,9 +76,51 @@ def test_ties_keep_the_first_lists_order():
         ("page", 12), ("page", 9), ("page", 3), ("page", 4)]
 
 
-def test_partial_keyword_hits_are_fused_with_meaning_below_the_full_ones():
-    fused = keyword_first(["a"], ["c", "b"], 5, partial=["b", "d"])
-    assert fused[0] == ("a", "keyword") and fused[1] == ("b", "both")
+def test_below_the_full_keyword_hits_a_page_scores_its_words_plus_its_meaning():
+    # b holds the best share of the words and is well above the typical page in meaning
+    fused = keyword_first(["a"], [("c", 0.43), ("b", 0.55), ("e", 0.40)], 5, partial=[("b", 4.0), ("d", 3.0)],
+                          typical=0.40)
+    assert fused == [("a", "keyword"), ("b", "both"), ("d", "keyword"), ("c", "semantic"), ("e", "semantic")]
+
+
+def test_a_model_that_cannot_tell_the_pages_apart_leaves_the_words_order():
+    # similarities a hair apart around the document's typical page: a language the model does not know
+    flat = [("z", 0.951), ("y", 0.950), ("x", 0.949)]
+    fused = keyword_first([], flat, 5, partial=[("x", 3.0), ("y", 2.0), ("z", 1.0)], typical=0.950)
+    assert [item for item, _ in fused] == ["x", "y", "z"]
+
+
+def test_a_page_singled_out_by_meaning_outranks_one_holding_a_word_of_the_question():
+    fused = keyword_first([], [("y", 0.62), ("x", 0.45)], 5, partial=[("x", 2.0), ("y", 1.2)], typical=0.44)
+    assert [item for item, _ in fused] == ["y", "x"]
+
+
+def test_stop_words_never_rank_pages_holding_only_some_of_the_words(tmp_path):
+    # page 2 is long and full of the question's function words; page 1 holds two of its words
+    texts = ["Lines take their colours from the colour cycle.",
+             "Do the same steps as before, have a look at the list of options, and do not change the rest. " * 8
+             + "The colour of the frame is set once."]
+    doc = pymupdf.open()
+    for text in texts:
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 760), text, fontsize=10)
+    path = tmp_path / "stops.pdf"
+    doc.save(path)
+    details = _search(path, "why do my lines repeat the same colours once I have many of them")
+    assert details["keyword_match"] == "partial" and [m["page"] for m in details["matches"]] == [1, 2]
+
+
+def test_a_hyphenated_word_is_also_found_by_its_parts_apart_when_relaxed(tmp_path):
+    texts = ["It runs on a small board computer with a single core.", "Computers of any kind are supported."]
+    doc = pymupdf.open()
+    for text in texts:
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 300), text, fontsize=11)
+    path = tmp_path / "hyphen.pdf"
+    doc.save(path)
+    details = _search(path, "tiny single-board computer")
+    assert [m["page"] for m in details["matches"]][:1] == [1]
+    # a phrase the user quoted keeps its meaning: its words apart do not make it
+    quoted = _search(path, '"single board" computer')
+    assert 1 not in [m["page"] for m in quoted["matches"] if m.get("keyword_match") != "partial"]
 
 
 def test_stop_words_are_optional_when_every_other_word_is_there(pages_pdf):

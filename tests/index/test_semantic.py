@@ -76,6 +76,19 @@ def test_passages_overlap_and_cover_the_page():
     assert len(semantic.passages_of_page(1, "short page")) == 1
 
 
+def test_nearest_passages_come_with_the_similarity_of_the_documents_median_page(tmp_path, monkeypatch):
+    import numpy as np
+
+    store = semantic.SemanticStore(tmp_path)
+    # page 1 has two passages, and its best one is what the page scores
+    passages = [semantic.Passage(1, "a"), semantic.Passage(1, "b"), semantic.Passage(2, "c"), semantic.Passage(3, "d")]
+    store.write_chunk(passages, np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0], [0.8, 0.6]]), 1, 3)
+    monkeypatch.setattr(embedding, "embed", lambda texts: np.array([[0.0, 1.0]], dtype=np.float32))
+    nearest = store.search("query", 2)
+    assert [(p.page, round(similarity, 2)) for p, similarity in nearest.passages] == [(2, 1.0), (1, 0.8)]
+    assert nearest.typical == pytest.approx(0.8, abs=1e-3)  # pages score 0.8, 1.0 and 0.6
+
+
 def test_semantic_mode_finds_meaning_without_shared_words(semantic_on, topics_pdf):
     state, _ = build(topics_pdf)
     assert state.semantic_complete and state.semantic_model == embedding.model_label()
