@@ -31,6 +31,16 @@ def pages_pdf(tmp_path: Path) -> Path:
     return path
 
 
+def _pdf(folder: Path, texts: list[str], bottom: float = 300) -> Path:
+    """A PDF of one page per text."""
+    doc = pymupdf.open()
+    for text in texts:
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, bottom), text, fontsize=10)
+    path = folder / "pages.pdf"
+    doc.save(path)
+    return path
+
+
 def _search(path: Path, query: str, indexed: bool = True) -> dict:
     if indexed:
         with open_pdf(str(path)) as opened:
@@ -97,25 +107,15 @@ def test_a_page_singled_out_by_meaning_outranks_one_holding_a_word_of_the_questi
 
 def test_stop_words_never_rank_pages_holding_only_some_of_the_words(tmp_path):
     # page 2 is long and full of the question's function words; page 1 holds two of its words
-    texts = ["Lines take their colours from the colour cycle.",
-             "Do the same steps as before, have a look at the list of options, and do not change the rest. " * 8
-             + "The colour of the frame is set once."]
-    doc = pymupdf.open()
-    for text in texts:
-        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 760), text, fontsize=10)
-    path = tmp_path / "stops.pdf"
-    doc.save(path)
+    path = _pdf(tmp_path, ["Lines take their colours from the colour cycle.",
+                           "Do the same steps as before, have a look at the list of options, and do not change "
+                           "the rest. " * 8 + "The colour of the frame is set once."], bottom=760)
     details = _search(path, "why do my lines repeat the same colours once I have many of them")
     assert details["keyword_match"] == "partial" and [m["page"] for m in details["matches"]] == [1, 2]
 
 
 def test_a_hyphenated_word_is_also_found_by_its_parts_apart_when_relaxed(tmp_path):
-    texts = ["It runs on a small board computer with a single core.", "Computers of any kind are supported."]
-    doc = pymupdf.open()
-    for text in texts:
-        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 300), text, fontsize=11)
-    path = tmp_path / "hyphen.pdf"
-    doc.save(path)
+    path = _pdf(tmp_path, ["It runs on a small board computer with a single core.", "Computers of any kind are supported."])
     details = _search(path, "tiny single-board computer")
     assert [m["page"] for m in details["matches"]][:1] == [1]
     # a phrase the user quoted keeps its meaning: its words apart do not make it
@@ -130,14 +130,9 @@ def test_stop_words_are_optional_when_every_other_word_is_there(pages_pdf):
 
 
 def test_a_page_missing_one_word_ranks_above_pages_with_fewer(tmp_path):
-    doc = pymupdf.open()
-    texts = ["The gasket seals the valve housing against the flange. " + "Other parts are listed later on. " * 30,
-             "Valve and flange. " * 40,
-             "Valve and flange, " * 30 + "gasket."]
-    for text in texts:
-        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 700), text, fontsize=11)
-    path = tmp_path / "near.pdf"
-    doc.save(path)
+    path = _pdf(tmp_path, ["The gasket seals the valve housing against the flange. " + "Other parts are listed later on. " * 30,
+                           "Valve and flange. " * 40,
+                           "Valve and flange, " * 30 + "gasket."], bottom=700)
     details = _search(path, "gasket seals valve flange washer")  # no page has "washer"
     assert details["keyword_match"] == "partial" and [m["page"] for m in details["matches"]][0] == 1
 
