@@ -166,6 +166,7 @@ def semantic_latencies(work: Path, pages: int = 1000, rounds: int = 5) -> tuple[
     search alone, and pdf_search in modes semantic and auto. Returns the printed lines and the
     semantic tool call's p95 (None when no model could run)."""
     path = make_document(work / f"semantic-latency-{pages}.pdf", pages, seed=5)
+    background = os.environ.get(BACKGROUND_ENV)
     os.environ[BACKGROUND_ENV] = "0"  # vectors are built here, not by a background owner
     set_config(Config(semantic=True))
     embedding.reset_model()
@@ -204,7 +205,10 @@ def semantic_latencies(work: Path, pages: int = 1000, rounds: int = 5) -> tuple[
     finally:
         set_config(Config(semantic=False))
         embedding.reset_model()
-        os.environ.pop(BACKGROUND_ENV, None)
+        if background is None:
+            os.environ.pop(BACKGROUND_ENV, None)
+        else:
+            os.environ[BACKGROUND_ENV] = background
 
 
 def percentile(values: list[float], fraction: float) -> float:
