@@ -180,9 +180,16 @@ def main(argv: list[str] | None = None) -> int:
         return ask(options.question, options.pdf, options.model, options.quiet)
     if options.command == "index":
         if options.drain:
+            from pdfdesk.index.library import sync_index
             from pdfdesk.index.owner import drain_in_background
 
-            return drain_in_background()
+            drained = drain_in_background()
+            if drained == 0:
+                try:
+                    sync_index()  # library documents the queue finished join the library index
+                except OSError:  # the data folder cannot take it now; the next run adds them
+                    return 1
+            return drained
         if not options.paths:
             sys.stderr.write("pdfdesk index: name at least one PDF file or folder\n")
             return EXIT_USAGE

@@ -87,6 +87,10 @@ def process_queue(job: workers.Job, progress: Progress) -> int:
                 progress((name, state.pages_indexed, state.pages_total))
         job.cancel_event.wait(FOLLOW_S)
     library.settle(owner.queue)
+    if not job.cancel_event.is_set():
+        from pdfdesk.index.library import sync_in_child
+
+        sync_in_child(cancel=job.cancel_event)
     return len(handed)
 
 

@@ -9,21 +9,17 @@ MuPDF's lock is held one batch at a time, so searches and renders interleave wit
 from __future__ import annotations
 
 import threading
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import pymupdf
 
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.outline import read_outline
 from pdfdesk.core.references import PdfSource
-from pdfdesk.core.text import TEXT_FLAGS, page_text
 from pdfdesk.index import embedding, semantic
-from pdfdesk.index.analysis import has_arabic, has_presentation_forms, space_presentation_words
 from pdfdesk.index.headings import heading_starts
 from pdfdesk.index.outline_placing import outline_starts
 from pdfdesk.index.page_lines import Line, page_lines
+from pdfdesk.index.page_text import PageText, PageTextStore, extract_page, stored_texts
 from pdfdesk.index.sections import SectionStart, split_sections
 from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
 
@@ -43,32 +39,33 @@ class Target:
 LOCK_SLICE = 25  # pages extracted per MuPDF lock hold, so searches and renders interleave
 
 
-def searchable_text(page: pymupdf.Page) -> str:
-    """A page's text as the index reads it. Arabic-script text set in presentation forms often has
-    no spaces between words, and MuPDF replaces the forms that show where a word ends by plain
-    letters unless told to keep ligatures; on such pages the shaped text is read once more and
-    cut into words by those forms."""
-    text = page_text(page)
-    if not has_arabic(text):
-        return text
-    shaped = page.get_text("text", flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_LIGATURES)
-    if not has_presentation_forms(shaped):
-        return text
-    # the letters' plain forms, as MuPDF gives them, for the embedding model as for a reader
-    return unicodedata.normalize("NFKC", space_presentation_words(shaped))
+def page_texts(target: Target, first: int, last: int) -> list[tuple[int, str]]:
+    """Text of pages first..last from the page-text record; pages it lacks are read from the PDF
+    (a damaged page reads as empty rather than stopping the build) and stored in it."""
+    stored = stored_texts(target.fingerprint, first, last)
+    missing = [number for number in range(first, last + 1) if number not in stored]
+    if missing:
+        records = _read_pages(target, missing)
+        PageTextStore().write(target.fingerprint, _page_count(target), records)
+        stored.update((record.page, record.text) for record in records)
+    return [(number, stored.get(number, "")) for number in range(first, last + 1)]
 
 
-def _extract_texts(target: Target, first: int, last: int) -> list[tuple[int, str]]:
-    """Text of pages first..last; a damaged page reads as empty rather than stopping the build."""
-    texts: list[tuple[int, str]] = []
-    for start in range(first, last + 1, LOCK_SLICE):
+def _page_count(target: Target) -> int:
+    with open_source(target.source, target.password) as opened:
+        return opened.page_count
+
+
+def _read_pages(target: Target, numbers: list[int]) -> list[PageText]:
+    records: list[PageText] = []
+    for start in range(0, len(numbers), LOCK_SLICE):
         with open_source(target.source, target.password) as opened:
-            for number in range(start, min(start + LOCK_SLICE - 1, last) + 1):
+            for number in numbers[start:start + LOCK_SLICE]:
                 try:
-                    texts.append((number, searchable_text(opened.doc.load_page(number - 1))))
+                    records.append(extract_page(opened.doc.load_page(number - 1)))
                 except Exception:
-                    texts.append((number, ""))
-    return texts
+                    records.append(PageText(number, ""))
+    return records
 
 
 def _extract_lines(target: Target, numbers: list[int]) -> dict[int, list[Line]]:
@@ -99,7 +96,7 @@ def _section_lines(target: Target, pages_total: int,
             starts = outline_starts(opened.doc, lines)
         missing = [n for n in range(1, pages_total + 1) if n not in lines and n not in texts]
         if missing:  # a resumed build: the page pass kept only the texts it read this time
-            texts.update(_extract_texts(target, missing[0], missing[-1]))
+            texts.update(page_texts(target, missing[0], missing[-1]))
         for number in range(1, pages_total + 1):
             if number not in lines:
                 lines[number] = [Line(0.0, 0.0, texts[number], 0.0, False)] if texts[number].strip() else []
@@ -163,7 +160,7 @@ def _build(target: Target, index: DocumentIndex, pages_total: int, progress: Pro
             writer.cancel()
             return state
         try:
-            batch = _extract_texts(target, first, last)
+            batch = page_texts(target, first, last)
             index.add_pages(writer, batch)
             # the last batch merges every segment into one: a query then sets up one matcher per
             # word instead of one per word and segment (ten segments on 2,500 pages)
@@ -219,7 +216,7 @@ def _embed_pages(target: Target, index: DocumentIndex, state: IndexState, store:
         if cancel is not None and cancel.is_set():
             return
         last = min(start + LOCK_SLICE - 1, state.pages_total)
-        for number, text in _extract_texts(target, start, last):
+        for number, text in page_texts(target, start, last):
             pending.extend(semantic.passages_of_page(number, text))
         if len(pending) >= semantic.CHUNK_PASSAGES or last == state.pages_total:
             vectors = embedding.embed([p.text for p in pending])

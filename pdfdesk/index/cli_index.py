@@ -17,7 +17,7 @@ from pdfdesk.core.paths import (
     unwritable_reason,
 )
 from pdfdesk.index import embedding
-from pdfdesk.index.library import FAILED, Library
+from pdfdesk.index.library import FAILED, Library, sync_index
 from pdfdesk.index.owner import KEYWORD, default_owner, stage_needed
 
 
@@ -39,6 +39,11 @@ class _Bar:
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
+
+
+def _library_bar(done: int, total: int) -> None:
+    sys.stderr.write(f"\rlibrary index: {done}/{total} documents added\033[K")
+    sys.stderr.flush()
 
 
 def _cannot_write(problem: str) -> int:
@@ -81,6 +86,9 @@ def _index_paths(paths: list[str]) -> int:
     if owner.storage_problem is not None:  # a disk that filled up during the build
         return _cannot_write(owner.storage_problem)
     library.settle(owner.queue)
+    synced = sync_index(progress=_library_bar, library=library)
+    if synced.added:
+        sys.stderr.write("\n")
     failures = indexed = 0
     paths_wanted = {entry.path for entry in added}
     for entry in library.entries():

@@ -19,18 +19,22 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pdfdesk.core import paths
+from pdfdesk.core import childproc, paths
 from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.index.locks import open_lock_file
 from pdfdesk.index.owner import KEYWORD, IndexOwner, default_owner
 from pdfdesk.index.queue import IndexQueue
+from pdfdesk.index.builder import Target, page_texts
+from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.page_text import PageTextStore
 from pdfdesk.index.store import DocumentIndex
 
 LIBRARY_FILE = "library.json"
 QUEUED, INDEXING, INDEXED, FAILED = "queued", "indexing", "indexed", "failed"
 FileProgress = Callable[[str, int, int], None]  # (file name, pages done, pages total)
+SyncProgress = Callable[[int, int], None]  # (documents added, documents to add)
 
 
 @dataclass
@@ -215,4 +219,107 @@ class Library:
             owner.drain(only={e.fingerprint for e in handed if e.fingerprint}, progress=stage_progress,
                         cancel=cancel, wait=True)
         self.settle(owner.queue)
+        sync_index(library=self)
         return handed
+
+# -- the library index ------------------------------------------------------------------------
+# The per-document keyword stage leaves each page's text in the page-text record; the library
+# index is filled from the record (never the PDF, unless a page is missing from it), in batches
+# of whole documents, one transaction each, so a kill loses at most the batch in progress and the
+# next run picks up the documents still missing. Front ends run it in a child process: analysing
+# 100,000 pages takes minutes of CPU.
+INDEX_BATCH_PAGES = 2000
+
+
+@dataclass
+class SyncResult:
+    added: int = 0
+    removed: int = 0
+    pages: int = 0
+    skipped: int = 0  # documents whose file changed or vanished since they were indexed
+
+
+def changes(library: Library, backend: SqliteLibrary) -> tuple[list[LibraryEntry], set[str]]:
+    """(indexed catalogue documents the library index lacks, documents it holds that the catalogue
+    no longer lists as indexed)."""
+    wanted: dict[str, LibraryEntry] = {}
+    for entry in library.entries():
+        if entry.status == INDEXED and entry.fingerprint:
+            wanted.setdefault(entry.fingerprint, entry)
+    held = backend.fingerprints()
+    return [entry for fingerprint, entry in wanted.items() if fingerprint not in held], held - wanted.keys()
+
+
+def _pages_of(entry: LibraryEntry, store: PageTextStore) -> list[tuple[int, str]] | None:
+    """The document's page texts from the record; pages it lacks are read from the file (None
+    when the file is no longer that version)."""
+    assert entry.fingerprint is not None
+    state = store.state(entry.fingerprint)
+    if state is not None and state.complete:
+        texts = store.texts(entry.fingerprint, 1, state.pages_total)
+        return sorted(texts.items())
+    try:
+        with open_pdf(entry.path) as opened:
+            if opened.fingerprint != entry.fingerprint:
+                return None
+            target = Target(opened.source, None, opened.fingerprint)
+            pages = opened.page_count
+    except PdfDeskError:
+        return None
+    return page_texts(target, 1, pages) if pages else []
+
+
+def sync_index(progress: SyncProgress | None = None, cancel: threading.Event | None = None,
+               library: Library | None = None, backend: SqliteLibrary | None = None) -> SyncResult:
+    """Bring the library index in step with the catalogue (in this process)."""
+    library = library or Library()
+    backend = backend or SqliteLibrary()
+    store = PageTextStore(backend.database)
+    missing, stale = changes(library, backend)
+    result = SyncResult()
+    if stale:
+        backend.remove_documents(stale)
+        result.removed = len(stale)
+    batch: list[tuple[str, list[tuple[int, str]]]] = []
+    pages_in_batch = 0
+    for done, entry in enumerate(missing, start=1):
+        if cancel is not None and cancel.is_set():
+            break
+        pages = _pages_of(entry, store)
+        if pages is None:
+            result.skipped += 1
+            continue
+        assert entry.fingerprint is not None
+        batch.append((entry.fingerprint, pages))
+        pages_in_batch += len(pages)
+        if pages_in_batch >= INDEX_BATCH_PAGES or done == len(missing):
+            result.pages += backend.add_documents(batch)
+            result.added += len(batch)
+            batch, pages_in_batch = [], 0
+            if progress is not None:
+                progress(done, len(missing))
+    if batch and not (cancel is not None and cancel.is_set()):
+        result.pages += backend.add_documents(batch)
+        result.added += len(batch)
+    if result.added >= 100:
+        backend.optimize()
+    return result
+
+
+def _sync_child(send: Callable[[object], None]) -> SyncResult:
+    return sync_index(progress=lambda done, total: send(("progress", done, total)))
+
+
+def sync_in_child(progress: SyncProgress | None = None, cancel: threading.Event | None = None) -> SyncResult:
+    """`sync_index` in a child process at background priority (front ends keep their interpreter)."""
+    if not any(changes(Library(), SqliteLibrary())):
+        return SyncResult()
+
+    def relay(message: object) -> None:
+        if progress is not None and isinstance(message, tuple) and message[0] == "progress":
+            progress(message[1], message[2])
+
+    result: SyncResult = childproc.run_job(_sync_child, (), name="pdfdesk-library-index",
+                                           priority=childproc.Priority.BACKGROUND, memory_mb=2048,
+                                           cancel=cancel, on_message=relay)
+    return result

@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 
 from pdfdesk.core.documents import open_source
-from pdfdesk.core.text import page_text
 from pdfdesk.index.analysis import analyze, fold, has_cjk
 from pdfdesk.index.builder import Target
+from pdfdesk.index.page_text import searchable_text, stored_texts
 from pdfdesk.index.query_terms import QueryTerms
 from pdfdesk.index.relaxing import stop_terms
 
@@ -103,23 +103,30 @@ def scan_pages(target: Target, pages: list[int], terms: QueryTerms, budget_s: fl
         result.not_reached = list(pages)
         return result
     deadline = time.monotonic() + budget_s
+    # pages whose text the indexing child has already read are not read from the PDF again
+    stored = stored_texts(target.fingerprint, pages[0], pages[-1]) if pages else {}
     position = 0
     while position < len(pages) and time.monotonic() < deadline:
         chunk = pages[position:position + SCAN_SLICE]
-        with open_source(target.source, target.password) as opened:
-            for number in chunk:
-                try:
-                    text = page_text(opened.doc.load_page(number - 1))
-                except Exception:
-                    text = ""
-                score = score_text(text, required, excluded, terms.any_of)
-                if score > 0:
-                    result.hits.append((number, score))
-                elif relaxed:
-                    partial = score_text(text, relaxed, excluded, True)
-                    if partial > 0:
-                        result.partial.append((number, partial))
-                result.scanned.append(number)
+        texts = {number: stored[number] for number in chunk if number in stored}
+        unread = [number for number in chunk if number not in texts]
+        if unread:
+            with open_source(target.source, target.password) as opened:
+                for number in unread:
+                    try:
+                        texts[number] = searchable_text(opened.doc.load_page(number - 1))
+                    except Exception:
+                        texts[number] = ""
+        for number in chunk:
+            text = texts[number]
+            score = score_text(text, required, excluded, terms.any_of)
+            if score > 0:
+                result.hits.append((number, score))
+            elif relaxed:
+                partial = score_text(text, relaxed, excluded, True)
+                if partial > 0:
+                    result.partial.append((number, partial))
+            result.scanned.append(number)
         position += len(chunk)
     result.not_reached = pages[position:]
     result.hits.sort(key=lambda hit: -hit[1])

@@ -123,7 +123,10 @@ class SemanticStore:
         tmp_json.write_text(json.dumps({"first_page": first_page, "through_page": through_page,
                                         "passages": [[p.page, p.text] for p in passages]}), encoding="utf-8")
         with open(tmp_npy, "wb") as handle:
-            np.save(handle, np.asarray(vectors, dtype=np.float16).reshape(len(passages), -1))
+            matrix = np.asarray(vectors, dtype=np.float16)
+            if matrix.ndim != 2:  # a page without text has no passage: (0, width) stays as it is
+                matrix = matrix.reshape(len(passages), -1) if passages else np.zeros((0, 1), dtype=np.float16)
+            np.save(handle, matrix)
         os.replace(tmp_json, stem.with_suffix(".json"))  # the .npy rename commits the chunk
         os.replace(tmp_npy, stem.with_suffix(".npy"))
 

@@ -202,6 +202,7 @@ class SearchDetails(RepairNotes):
     documents_searched: NotRequired[int]
     documents_skipped: NotRequired[list[SkippedDocument]]
     documents_outside_roots: NotRequired[int]
+    documents_pending: NotRequired[int]  # library documents indexed but not yet in the library index
     query: str
     mode: str
     mode_requested: str

@@ -18,7 +18,11 @@ from pdfdesk.core.pages import format_page_set
 from pdfdesk.core.policy import check_path_allowed
 from pdfdesk.index.builder import Target
 from pdfdesk.index.hybrid import rrf
-from pdfdesk.index.library import INDEXED, Library
+from pdfdesk.index import library_search
+from pdfdesk.index.backend import SOME_WORDS
+from pdfdesk.index.library import INDEXED, Library, LibraryEntry
+from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.owner import start_background_owner
 from pdfdesk.index.search import decorate_matches, search_document
 from pdfdesk.tools.common import document_details
 from pdfdesk.tools.contract import (
@@ -129,9 +133,86 @@ def _allowed(path: str) -> bool:
     return True
 
 
+def _library_entries() -> tuple[list[LibraryEntry], int]:
+    """Indexed library documents the file policy allows, and how many others it keeps out. Under
+    workspace roots the library may still list files added before (or from a front end without
+    roots): those are neither opened nor named, only counted."""
+    indexed = [e for e in Library().entries() if e.status == INDEXED and e.fingerprint]
+    allowed = [e for e in indexed if _allowed(e.path)]
+    return allowed, len(indexed) - len(allowed)
+
+
 def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
-    """Every indexed library document the file policy allows: per-document rankings fused by rank,
-    then decorated. Under workspace roots the library may still list files added before (or from a
+    """The library as one index: one ranked query over every allowed document's pages (see
+    `index.library_search`), then excerpts and hit rectangles for the pages returned."""
+    if args.get("granularity", "page") != "page" or mode == "semantic":
+        return _search_library_by_document(args, query, mode)
+    limit = args.get("max_results", 10)
+    entries, outside = _library_entries()
+    by_fingerprint = {entry.fingerprint: entry for entry in entries if entry.fingerprint}
+    backend = SqliteLibrary()
+    held = backend.fingerprints()
+    ranking = library_search.rank(query, limit, set(by_fingerprint), backend)
+    targets: dict[str, Target | None] = {}
+    skipped: list[SkippedDocument] = []
+    chosen: list[tuple[Target, dict[str, Any]]] = []
+    for hit in ranking.hits:
+        entry = by_fingerprint[hit.fingerprint]
+        if hit.fingerprint not in targets:
+            targets[hit.fingerprint] = _reopened(entry, skipped)
+        target = targets[hit.fingerprint]
+        if target is None:
+            continue
+        match: dict[str, Any] = {"granularity": "page", "page": hit.page, "score": round(hit.score, 4),
+                                 "found_by": "keyword", "file": entry.path}
+        if hit.match == SOME_WORDS:
+            match["keyword_match"] = "partial"
+        chosen.append((target, match))
+    for fingerprint, target in targets.items():
+        if target is not None:
+            decorate_matches(target, [m for t, m in chosen if t is target], query,
+                             args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
+    searched = sum(1 for fingerprint in by_fingerprint if fingerprint in held)
+    details = cast(SearchDetails, {"library": True, "documents_searched": searched, "mode_requested": mode,
+                                   "mode_used": "keyword"})
+    if mode == "auto":
+        details["mode_reason"] = ("the library ranks pages by their words; meaning is searched one document "
+                                  "at a time (mode semantic)")
+    if any("keyword_match" in match for _, match in chosen):
+        details["keyword_match"] = "partial"
+        details["note"] = ("No page holds all the words" if not ranking.strict_count else
+                           f"Only {ranking.strict_count} page(s) hold all the words") + \
+            "; pages holding some of them follow, marked partial"
+    pending = len(by_fingerprint) - searched
+    if pending:
+        details["documents_pending"] = pending
+        note = f"{pending} library document(s) are still being added to the library index and were not searched"
+        details["note"] = f"{details['note']}. {note}" if details.get("note") else note
+        start_background_owner()
+    if skipped:
+        details["documents_skipped"] = skipped
+    if outside:
+        details["documents_outside_roots"] = outside
+    return Found(cast(list[SearchMatch], [match for _, match in chosen]), details, "the library")
+
+
+def _reopened(entry: LibraryEntry, skipped: list[SkippedDocument]) -> Target | None:
+    """The library document as indexed, or None (noted in `skipped`) when it cannot be opened
+    or is no longer the version that was indexed."""
+    try:
+        with open_pdf(entry.path) as opened:
+            if opened.fingerprint != entry.fingerprint:
+                skipped.append({"file": entry.path, "error": "changed since indexed"})
+                return None
+            return Target(opened.source, None, opened.fingerprint)
+    except PdfDeskError as exc:
+        skipped.append({"file": entry.path, "error": exc.code})
+        return None
+
+
+def _search_library_by_document(args: dict[str, Any], query: str, mode: str) -> Found:
+    """Sections, and meaning alone, are searched one library document at a time (the library index
+    holds pages and their words): per-document rankings fused by rank, then decorated. Under workspace roots the library may still list files added before (or from a
     front end without roots): those are neither opened nor named, only counted."""
     limit = args.get("max_results", 10)
     rankings: list[list[tuple[str, int]]] = []

@@ -66,3 +66,68 @@ def test_library_or_path_is_required(tmp_path):
     assert result.details["error"] == "validation_error" and "library=true" in result.details["message"]
     both = call_tool("pdf_search", {"query": "x", "library": True, "path": str(tmp_path / "a.pdf")})
     assert both.details["error"] == "validation_error"
+
+
+FILLER = ("Quarterly minutes of the facilities committee record the usual business of the building, "
+          "its heating, the cleaning rota and the car park. ")
+
+
+def test_one_ranking_across_documents_puts_the_page_holding_every_word_first(tmp_path):
+    """Documents added first must not win by their place: the page where every word is strongest
+    comes first whichever document holds it, and pages holding only some words come after every
+    page holding all of them."""
+    early = make_doc(tmp_path / "aaa-early.pdf", [
+        FILLER * 4 + "The boiler warranty was mentioned once.",
+        FILLER * 4 + "A boiler and its warranty came up again, briefly.",
+        "Boiler boiler boiler: only the boiler here.",
+    ])
+    late = make_doc(tmp_path / "zzz-late.pdf", [
+        FILLER,
+        "Boiler warranty claim. The boiler warranty covers the boiler for ten years; the warranty "
+        "claim for the boiler was filed.",
+    ])
+    Library().add([str(early), str(late)])
+    Library().process()
+    result = call_tool("pdf_search", {"library": True, "query": "boiler warranty", "mode": "keyword"})
+    assert not result.is_error, result.text
+    ranked = [(os.path.basename(m["file"]), m["page"]) for m in result.details["matches"]]
+    assert ranked[0] == ("zzz-late.pdf", 2)
+    assert set(ranked[:3]) == {("zzz-late.pdf", 2), ("aaa-early.pdf", 1), ("aaa-early.pdf", 2)}
+    # auto, the search panel's default, ranks the same pages by their words
+    auto = call_tool("pdf_search", {"library": True, "query": "boiler warranty"})
+    assert [(os.path.basename(m["file"]), m["page"]) for m in auto.details["matches"]][:3] == ranked[:3]
+    assert not any(m.get("low_confidence") for m in auto.details["matches"])
+
+
+def test_library_search_falls_back_to_pages_holding_some_of_the_words(tmp_path):
+    a = make_doc(tmp_path / "a.pdf", ["The invoice from Northwind was paid late.", "Nothing here."])
+    b = make_doc(tmp_path / "b.pdf", ["A penalty applies to invoices paid late.", "Northwind penalty invoice paid late."])
+    Library().add([str(a), str(b)])
+    Library().process()
+    result = call_tool("pdf_search", {"library": True, "query": "northwind invoice penalty dispute"})
+    assert not result.is_error, result.text
+    matches = result.details["matches"]
+    assert (os.path.basename(matches[0]["file"]), matches[0]["page"]) == ("b.pdf", 2)
+    assert all(m["keyword_match"] == "partial" for m in matches)
+    assert result.details["note"].startswith("No page holds all the words")
+
+
+def test_a_removed_or_changed_document_leaves_the_library_index(tmp_path):
+    from pdfdesk.index.library_fts import SqliteLibrary
+
+    a = make_doc(tmp_path / "a.pdf", ["Zebra crossing near the school."])
+    b = make_doc(tmp_path / "b.pdf", ["Zebra stripes in the savanna."])
+    library = Library()
+    library.add([str(a), str(b)])
+    library.process()
+    held = SqliteLibrary().fingerprints()
+    assert len(held) == 2
+    library.remove(str(b))
+    make_doc(a, ["Pelican crossing near the school."])  # a changed file is a new version
+    library.add([str(a)])
+    library.process()
+    result = call_tool("pdf_search", {"library": True, "query": "zebra", "mode": "keyword"})
+    assert result.details["matches"] == []
+    assert len(SqliteLibrary().fingerprints()) == 1 and not (SqliteLibrary().fingerprints() & held)
+    found = call_tool("pdf_search", {"library": True, "query": "pelican", "mode": "keyword"}).details["matches"]
+    assert [(os.path.basename(m["file"]), m["page"]) for m in found] == [("a.pdf", 1)]

@@ -34,7 +34,7 @@ GUI_SIDE_BUILDER = textwrap.dedent("""
     from pdfdesk.index.library import Library
 
     builder.BATCH_PAGES = 50          # 30 commits: many chances to catch a reader mid-commit
-    real_extract = builder._extract_texts
+    real_extract = builder.page_texts
     searched = sys.argv[2]            # exists once both clients have had an answer
 
     def slow_extract(target, first, last):
@@ -45,7 +45,7 @@ GUI_SIDE_BUILDER = textwrap.dedent("""
                 time.sleep(0.02)
         return real_extract(target, first, last)
 
-    builder._extract_texts = slow_extract
+    builder.page_texts = slow_extract
     library = Library()
     library.add([sys.argv[1]])
     library.process()

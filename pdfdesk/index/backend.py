@@ -1,0 +1,66 @@
+"""What a library index is, whatever keeps it: the typed seam between library search and storage.
+
+The library search (`library_search`) asks one ranked query of every document at once, so pages
+of all documents are scored with the same statistics; how the pages are stored and scored is the
+backend's business. The embedded default keeps them in SQLite's FTS5 (`library_fts`); a team
+database is another implementation of the same protocol.
+
+Queries arrive as the parsed query tree of `query_parsing` (the one query language, shared with
+the per-document index), so both kinds of index read a typed query the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from whoosh.query import Query
+
+ALL_WORDS, SOME_WORDS, MEANING = "all", "partial", "meaning"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked page of one document. `match` says why it is here: every word of the query
+    (ALL_WORDS), only some of them (SOME_WORDS, `words_held` the share held), or meaning alone."""
+
+    fingerprint: str
+    page: int
+    score: float
+    match: str = ALL_WORDS
+    words_held: float = 1.0
+
+
+@dataclass(frozen=True)
+class BackendState:
+    """How much the index holds."""
+
+    documents: int
+    pages: int
+
+
+class LibraryBackend(Protocol):
+    """Pages of many documents in one index, added and removed a document at a time."""
+
+    def add_documents(self, documents: Iterable[tuple[str, Sequence[tuple[int, str]]]]) -> int:
+        """Add (or replace) each (fingerprint, [(page, text), ...]); returns pages added."""
+        ...
+
+    def remove_documents(self, fingerprints: Iterable[str]) -> None:
+        ...
+
+    def fingerprints(self) -> set[str]:
+        """Every document the index holds."""
+        ...
+
+    def search(self, query: Query, limit: int, within: set[str] | None = None) -> list[Hit]:
+        """The best `limit` pages matching `query`, best first; `within` keeps only those documents."""
+        ...
+
+    def holds(self, term: str) -> bool:
+        """Whether any page holds this index term (a query built around the words present)."""
+        ...
+
+    def state(self) -> BackendState:
+        ...

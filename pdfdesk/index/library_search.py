@@ -1,0 +1,107 @@
+"""Search the whole library as one index: one ranked query whose statistics every document shares.
+
+Pages holding every word of the query come first, from whichever documents hold them, ranked by
+BM25 over the library; when fewer than `RELAX_BELOW` pages hold every word, pages holding all the
+words but one follow, then pages holding some of them, scored by BM25 times the share of the words
+they hold (as in one document's search). A document's place never depends on its name or on the
+order it was added in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from whoosh.query import AndNot, Query
+
+from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit
+from pdfdesk.index.library_fts import SqliteLibrary, Untranslatable, fts_expression
+from pdfdesk.index.relaxed_scoring import WordsOr
+from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
+from pdfdesk.index.store import PAGES, _schema
+from pdfdesk.index.query_parsing import word_parser
+
+RELAX_BELOW = 3
+CANDIDATES = 200  # partial matches scored for how many words they hold
+
+
+@dataclass
+class LibraryRanking:
+    """Ranked hits and what the caller should say about them."""
+
+    hits: list[Hit] = field(default_factory=list)
+    strict_count: int = 0  # hits holding every word
+
+
+def parse(query: str) -> Query:
+    return word_parser(["text"], _schema(PAGES)).parse(query)
+
+
+def rank(query: str, limit: int, within: set[str] | None = None,
+         backend: SqliteLibrary | None = None) -> LibraryRanking:
+    """The best `limit` pages of the library for `query` (see the module docstring)."""
+    backend = backend or SqliteLibrary()
+    parsed = parse(query)
+    ranking = LibraryRanking()
+    strict = backend.search(strict_query(parsed), limit, within)
+    ranking.hits = list(strict)
+    ranking.strict_count = len(strict)
+    if len(strict) >= RELAX_BELOW or len(ranking.hits) >= limit:
+        return ranking
+    seen = {(hit.fingerprint, hit.page) for hit in ranking.hits}
+    near: list[Hit] = []
+    for query_left_out in near_queries(parsed):
+        for hit in backend.search(query_left_out, limit, within):
+            if (hit.fingerprint, hit.page) not in seen:
+                seen.add((hit.fingerprint, hit.page))
+                near.append(Hit(hit.fingerprint, hit.page, hit.score, SOME_WORDS, 0.0))
+    near.sort(key=lambda hit: -hit.score)
+    ranking.hits += near
+    if len(ranking.hits) < limit:
+        ranking.hits += [hit for hit in _partial(parsed, backend, limit * 2, within)
+                         if (hit.fingerprint, hit.page) not in seen]
+    ranking.hits = ranking.hits[:limit]
+    return ranking
+
+
+def _words_of(relaxed: Query) -> list[Query]:
+    """Each word of a relaxed query with its other forms (the parts a page may hold some of)."""
+    if isinstance(relaxed, AndNot):
+        relaxed = relaxed.a
+    return list(relaxed.subqueries) if isinstance(relaxed, WordsOr) else [relaxed]
+
+
+def _partial(parsed: Query, backend: SqliteLibrary, limit: int, within: set[str] | None) -> list[Hit]:
+    """Pages holding some of the words: BM25 of the words they hold times the share held."""
+    relaxed = relaxed_query(parsed, lambda _field, term: backend.holds(term))
+    if relaxed is None:
+        return []
+    words = _words_of(relaxed)
+    try:
+        expression = fts_expression(relaxed)
+        word_expressions = [fts_expression(word) for word in words]
+    except Untranslatable:
+        return []
+    candidates = backend.ranked_rows(expression, max(CANDIDATES, limit))
+    rows = [row for row, _ in candidates]
+    held = {row: 0 for row in rows}
+    for word in word_expressions:
+        for row in backend.rows_holding(word, rows):
+            held[row] += 1
+    asked = max(1, len(words))
+    scored = sorted(((score * min(1.0, held[row] / asked), row, held[row] / asked) for row, score in candidates),
+                    key=lambda item: -item[0])
+    places = backend.place_rows([row for _, row, _ in scored])
+    hits = []
+    for score, row, share in scored:
+        if row not in places:
+            continue
+        fingerprint, page = places[row]
+        if within is not None and fingerprint not in within:
+            continue
+        hits.append(Hit(fingerprint, page, score, SOME_WORDS, round(share, 3)))
+        if len(hits) >= limit:
+            break
+    return hits
+
+
+__all__ = ["ALL_WORDS", "SOME_WORDS", "LibraryRanking", "parse", "rank"]

@@ -1,0 +1,196 @@
+"""The page-text record: each page's searchable text, read once per document version and kept.
+
+Reading a page's text through MuPDF is the costly part of every search stage, and each stage used
+to do it again (the keyword build, the vectors, the scan of pages not yet indexed), not always in
+the same way. Now the indexing child extracts a page once into this record, keyed by the
+document's content fingerprint, and every stage reads the record: the per-document index, the
+library index, the vectors, and the scan. Workers only extract; one store holds the text.
+
+A record says where its text came from (the text layer, or recognition of a scanned page) and keeps
+the page's words with their boxes, for highlighting hits on pages whose text came from OCR.
+`RECORD_VERSION` is bumped whenever extraction changes, and old records are then read again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import struct
+import unicodedata
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pymupdf
+
+from pdfdesk.core.text import TEXT_FLAGS, page_text, text_page
+from pdfdesk.index.analysis import has_arabic, has_presentation_forms, space_presentation_words
+from pdfdesk.index.database import Database, collection_database, register_schema
+
+RECORD_VERSION = 1
+TEXT_LAYER, OCR = "text", "ocr"
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word on the page and its box, in PDF points from the page's top left."""
+
+    text: str
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class PageText:
+    """One page's record: its searchable text, where it came from, and its words."""
+
+    page: int
+    text: str
+    source: str = TEXT_LAYER
+    confidence: float | None = None   # OCR's mean word confidence, 0-100
+    words: tuple[Word, ...] = ()
+
+
+def searchable_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> str:
+    """A page's text as search reads it. Arabic-script text set in presentation forms often has
+    no spaces between words, and MuPDF replaces the forms that show where a word ends by plain
+    letters unless told to keep ligatures; on such pages the shaped text is read once more and
+    cut into words by those forms."""
+    text = page_text(page, textpage)
+    if not has_arabic(text):
+        return text
+    shaped = page.get_text("text", flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_LIGATURES)
+    if not has_presentation_forms(shaped):
+        return text
+    # the letters' plain forms, as MuPDF gives them, for the embedding model as for a reader
+    return unicodedata.normalize("NFKC", space_presentation_words(shaped))
+
+
+def extract_page(page: pymupdf.Page, words: bool = True) -> PageText:
+    """The record of one page from its text layer: text and words read from one TextPage."""
+    textpage = text_page(page)
+    text = searchable_text(page, textpage)
+    found: tuple[Word, ...] = ()
+    if words and text.strip():
+        found = tuple(Word(w[4], (round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1)))
+                      for w in page.get_text("words", textpage=textpage))
+    return PageText(page.number + 1, text, TEXT_LAYER, None, found)
+
+
+# -- packing words: boxes as 16-bit tenths of a point, words joined, the whole compressed --------
+_BOX = struct.Struct("<4H")
+_SEPARATOR = "\x1f"
+
+
+def pack_words(words: Iterable[Word]) -> bytes:
+    words = list(words)
+    if not words:
+        return b""
+    boxes = b"".join(_BOX.pack(*(min(max(int(v * 10), 0), 65535) for v in word.box)) for word in words)
+    text = _SEPARATOR.join(word.text.replace(_SEPARATOR, " ") for word in words).encode("utf-8")
+    return zlib.compress(struct.pack("<I", len(words)) + boxes + text, 1)
+
+
+def unpack_words(blob: bytes | None) -> tuple[Word, ...]:
+    if not blob:
+        return ()
+    data = zlib.decompress(blob)
+    (count,) = struct.unpack_from("<I", data)
+    start = 4 + count * _BOX.size
+    texts = data[start:].decode("utf-8").split(_SEPARATOR)
+    return tuple(Word(texts[i], tuple(v / 10 for v in _BOX.unpack_from(data, 4 + i * _BOX.size)))  # type: ignore[arg-type]
+                 for i in range(min(count, len(texts))))
+
+
+def _create(connection: sqlite3.Connection) -> None:
+    connection.executescript("""
+        CREATE TABLE IF NOT EXISTS page_docs (
+            fingerprint TEXT PRIMARY KEY, version INTEGER NOT NULL, pages_total INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS page_text (
+            fingerprint TEXT NOT NULL, page INTEGER NOT NULL, source TEXT NOT NULL, confidence REAL,
+            text TEXT NOT NULL, words BLOB, PRIMARY KEY (fingerprint, page)) WITHOUT ROWID;
+    """)
+
+
+register_schema("page_text", _create)
+
+
+@dataclass(frozen=True)
+class RecordState:
+    """How much of a document the record holds."""
+
+    pages_total: int
+    pages_stored: int
+
+    @property
+    def complete(self) -> bool:
+        return self.pages_stored >= self.pages_total
+
+
+class PageTextStore:
+    """The records of every document version, in the collection database."""
+
+    def __init__(self, database: Database | None = None) -> None:
+        self.database = database or collection_database()
+
+    def state(self, fingerprint: str) -> RecordState | None:
+        """None when nothing of this version is stored (or it was stored by an older extraction)."""
+        with self.database.reading() as db:
+            row = db.execute("SELECT version, pages_total FROM page_docs WHERE fingerprint = ?",
+                             (fingerprint,)).fetchone()
+            if row is None or row[0] != RECORD_VERSION:
+                return None
+            (stored,) = db.execute("SELECT COUNT(*) FROM page_text WHERE fingerprint = ?", (fingerprint,)).fetchone()
+        return RecordState(row[1], stored)
+
+    def texts(self, fingerprint: str, first: int, last: int) -> dict[int, str]:
+        """The stored text of pages first..last (those stored; a page missing is not in the dict)."""
+        with self.database.reading() as db:
+            row = db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            if row is None or row[0] != RECORD_VERSION:
+                return {}
+            return dict(db.execute("SELECT page, text FROM page_text WHERE fingerprint = ? AND page BETWEEN ? AND ?",
+                                   (fingerprint, first, last)).fetchall())
+
+    def pages(self, fingerprint: str, numbers: Iterable[int]) -> dict[int, PageText]:
+        """Whole records (words included) of the given pages that are stored."""
+        wanted = sorted(set(numbers))
+        if not wanted:
+            return {}
+        found: dict[int, PageText] = {}
+        with self.database.reading() as db:
+            row = db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            if row is None or row[0] != RECORD_VERSION:
+                return {}
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                for page, source, confidence, text, words in db.execute(
+                        f"SELECT page, source, confidence, text, words FROM page_text WHERE fingerprint = ? "
+                        f"AND page IN ({marks})", (fingerprint, *chunk)):
+                    found[page] = PageText(page, text, source, confidence, unpack_words(words))
+        return found
+
+    def write(self, fingerprint: str, pages_total: int, records: Iterable[PageText]) -> None:
+        """Store pages of a document in one transaction (a page stored again is replaced)."""
+        rows = [(fingerprint, r.page, r.source, r.confidence, r.text, pack_words(r.words)) for r in records]
+        with self.database.writing() as db:
+            row = db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            if row is not None and row[0] != RECORD_VERSION:
+                db.execute("DELETE FROM page_text WHERE fingerprint = ?", (fingerprint,))
+            db.execute("INSERT OR REPLACE INTO page_docs (fingerprint, version, pages_total) VALUES (?, ?, ?)",
+                       (fingerprint, RECORD_VERSION, pages_total))
+            db.executemany("INSERT OR REPLACE INTO page_text (fingerprint, page, source, confidence, text, words) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    def forget(self, fingerprint: str) -> None:
+        with self.database.writing() as db:
+            db.execute("DELETE FROM page_text WHERE fingerprint = ?", (fingerprint,))
+            db.execute("DELETE FROM page_docs WHERE fingerprint = ?", (fingerprint,))
+
+
+def stored_texts(fingerprint: str, first: int, last: int) -> dict[int, str]:
+    """The record's texts of pages first..last, or {} when the database cannot be read (a reader
+    then reads the PDF itself: a missing record never fails a search)."""
+    try:
+        return PageTextStore().texts(fingerprint, first, last)
+    except OSError:
+        return {}
