@@ -15,6 +15,7 @@ and prints the app's process tree memory after the search and the question. Ever
 to be looked at: clipped text, unreadable colours and missing icons show up here, not in a test.
 Needs Xvfb, xdotool and ImageMagick's `import` (or xwd + convert); without them it prints
 "skipped" and exits 0.  Debian: apt-get install -y xvfb xdotool x11-apps imagemagick
+The screenshots themselves are read with PyMuPDF, not with an image program.
 Usage: python bench/screens.py [--out DIR] [--widths 1000,1400,1600] [--height 900] [--pages N] [--dark]
 """
 
@@ -69,25 +70,37 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def missing_tools() -> list[str]:
-    """The programs the script needs that are not on PATH."""
-    missing = [tool for tool in ("Xvfb", "xdotool", "convert") if shutil.which(tool) is None]
-    if shutil.which("import") is None and shutil.which("xwd") is None:
-        missing.append("import (ImageMagick) or xwd")
+    """The programs the script needs that are not on PATH. The screen is grabbed by ImageMagick's
+    `import`, else by xwd, whose dump only ImageMagick's `convert` turns into a PNG (neither PyMuPDF
+    nor Qt reads the XWD format): convert is needed only on that second way."""
+    missing = [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
+    if shutil.which("import") is None:
+        fallback = [tool for tool in ("xwd", "convert") if shutil.which(tool) is None]
+        if fallback:
+            missing.append("import (ImageMagick) or " + " + ".join(fallback))
     return missing
 
 
 VIEWER_GREY = (82, 86, 89)  # the document view's background around the pages
 
 
+def row_colours(png: Path, y: int, width: int) -> list[tuple[int, ...]]:
+    """The RGB colours of the first `width` pixels of row `y` of a PNG, read by PyMuPDF (the app's
+    own dependency), so that looking at a screenshot needs no image program; [] for a row outside it."""
+    import pymupdf
+
+    pixmap = pymupdf.Pixmap(str(png))
+    if pixmap.n - pixmap.alpha != 3:  # a grey PNG: compared in RGB all the same
+        pixmap = pymupdf.Pixmap(pymupdf.csRGB, pixmap)
+    if not 0 <= y < pixmap.height:
+        return []
+    return [tuple(pixmap.pixel(x, y)[:3]) for x in range(min(width, pixmap.width))]
+
+
 def page_span(png: Path, y: int, width: int) -> tuple[int, int] | None:
     """Left and right x of the widest page in the document view on row `y` of a screenshot: the
     widest stretch of other colours with the view's grey on both sides (docks have no such grey)."""
-    row = subprocess.run(["convert", str(png), "-crop", f"{width}x1+0+{y}", "-depth", "8", "txt:-"],
-                         capture_output=True, text=True, check=True).stdout.splitlines()[1:]
-    grey = []
-    for line in row:
-        rgb = line.split("(", 1)[1].split(")", 1)[0].split(",")[:3]
-        grey.append(all(abs(int(float(c)) - g) <= 12 for c, g in zip(rgb, VIEWER_GREY)))
+    grey = [all(abs(c - g) <= 12 for c, g in zip(rgb, VIEWER_GREY)) for rgb in row_colours(png, y, width)]
     best: tuple[int, int] | None = None
     start = None
     for x in range(1, len(grey)):

@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -179,3 +180,66 @@ def test_where_no_worker_can_start_the_call_runs_in_process(text_pdf, pdfdesk_ho
     monkeypatch.setattr(isolated.ChildWorker, "start", refuse)
     assert cli.main(["tool", "pdf_info", json.dumps({"path": str(text_pdf)})]) == cli.EXIT_OK
     assert json.loads(capsys.readouterr().out)["details"]["pages"] == 3
+
+
+# -- nothing left for multiprocessing's resource tracker to report at exit -------------------------------
+LEAK_REPORTS = ("leaked", "resource_tracker")
+
+
+def leak_reports(stderr: str) -> list[str]:
+    """The lines of `stderr` in which the resource tracker reports what a process left behind."""
+    return [line for line in stderr.splitlines() if any(word in line for word in LEAK_REPORTS)]
+
+
+@pytest.fixture
+def indexed_pdf(text_pdf, pdfdesk_home, monkeypatch):
+    """text_pdf with its words and vectors in the test's data folder (the built-in model), so that a
+    search embeds its query in the worker: the embedding library makes a semaphore (tqdm's lock)."""
+    monkeypatch.delenv("PDFDESK_EMBEDDING_MODEL_PATH", raising=False)
+    proc = run("index", str(text_pdf), env_home=pdfdesk_home)
+    assert proc.returncode == 0, proc.stderr
+    assert not leak_reports(proc.stderr)
+    return text_pdf
+
+
+def test_a_search_from_the_terminal_leaves_no_semaphore_behind(indexed_pdf, pdfdesk_home):
+    proc = run("tool", "pdf_search", json.dumps({"path": str(indexed_pdf), "query": "page text"}),
+               env_home=pdfdesk_home)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["details"]["mode_used"] == "hybrid"  # the query was embedded
+    assert not leak_reports(proc.stderr), proc.stderr
+    proc = run("tool", "pdf_info", json.dumps({"path": str(indexed_pdf)}), env_home=pdfdesk_home)
+    assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_the_mcp_server_leaves_no_semaphore_behind_when_its_client_hangs_up(indexed_pdf, pdfdesk_home):
+    from mcp.types.version import LATEST_HANDSHAKE_VERSION
+
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": LATEST_HANDSHAKE_VERSION, "capabilities": {},
+                    "clientInfo": {"name": "cli-test", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "pdf_search", "arguments": {"path": str(indexed_pdf), "query": "page text"}}},
+    ]
+    env = {**os.environ, "PDFDESK_HOME": str(pdfdesk_home), "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "pdfdesk", "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    try:
+        proc.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+        proc.stdin.flush()
+        replies = [json.loads(proc.stdout.readline()) for _ in range(2)]  # stdin open until both are in
+        proc.stdin.close()  # the client hangs up: the server exits
+        stderr = proc.stderr.read()
+        status = proc.wait()
+    finally:
+        watchdog.cancel()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert status == 0, stderr
+    assert replies[1]["id"] == 2 and replies[1]["result"]["structuredContent"]["mode_used"] == "hybrid"
+    assert not leak_reports(stderr), stderr

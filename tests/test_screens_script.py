@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,19 +48,41 @@ def test_without_xvfb_the_script_says_skipped_and_exits_0(tmp_path):
 def test_missing_tools_names_each_program(monkeypatch):
     screens = load_script()
     monkeypatch.setattr(screens.shutil, "which", lambda name: None if name in ("xdotool", "import") else "/x")
-    assert screens.missing_tools() == ["xdotool"]  # xwd stands in for import
+    assert screens.missing_tools() == ["xdotool"]  # xwd, its dump made a PNG by convert, stands in for import
+    monkeypatch.setattr(screens.shutil, "which", lambda name: None if name in ("import", "convert") else "/x")
+    assert screens.missing_tools() == ["import (ImageMagick) or convert"]
+    monkeypatch.setattr(screens.shutil, "which", lambda name: None if name == "convert" else "/x")
+    assert screens.missing_tools() == []  # with import, convert is not needed
     monkeypatch.setattr(screens.shutil, "which", lambda name: None)
-    assert screens.missing_tools() == ["Xvfb", "xdotool", "convert", "import (ImageMagick) or xwd"]
+    assert screens.missing_tools() == ["Xvfb", "xdotool", "import (ImageMagick) or xwd + convert"]
 
 
-@pytest.mark.skipif(shutil.which("convert") is None, reason="ImageMagick's convert is not installed")
-def test_the_page_is_found_between_the_viewers_grey(tmp_path):
+def write_row_png(path: Path, grey_spans: list[tuple[int, int]], alpha: bool = False) -> Path:
+    """A white 400 x 10 picture with the viewer's grey from x0 to x1 (inclusive) for each span, made
+    by PyMuPDF: the tests need no image program."""
+    import pymupdf
+
     screens = load_script()
-    png = tmp_path / "row.png"
-    grey = "rgb({},{},{})".format(*screens.VIEWER_GREY)
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 400, 10), alpha)
+    opaque = (255,) if alpha else ()
+    pixmap.set_rect(pixmap.irect, (255, 255, 255, *opaque))
+    for x0, x1 in grey_spans:
+        pixmap.set_rect(pymupdf.IRect(x0, 0, x1 + 1, 10), (*screens.VIEWER_GREY, *opaque))
+    pixmap.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize("alpha", [False, True])
+def test_the_page_is_found_between_the_viewers_grey(tmp_path, monkeypatch, alpha):
+    screens = load_script()
+
+    def no_programs(*args, **kwargs):
+        raise AssertionError(f"page_span ran a program: {args}")
+
+    monkeypatch.setattr(screens.subprocess, "run", no_programs)
     # white dock 0-99, grey 100-149, page 150-249 (white), grey 250-299, a narrower page 300-329, grey to 399
-    subprocess.run(["convert", "-size", "400x10", "xc:white", "-fill", grey, "-draw", "rectangle 100,0 149,9",
-                    "-draw", "rectangle 250,0 299,9", "-draw", "rectangle 330,0 399,9", str(png)], check=True)
+    png = write_row_png(tmp_path / "row.png", [(100, 149), (250, 299), (330, 399)], alpha)
     assert screens.page_span(png, 5, 400) == (150, 249)
-    subprocess.run(["convert", "-size", "400x10", "xc:white", str(png)], check=True)
-    assert screens.page_span(png, 5, 400) is None
+    assert screens.page_span(png, 5, 200) is None  # the row cut at x 200: no grey on the page's right
+    assert screens.page_span(png, 10, 400) is None  # below the picture
+    assert screens.page_span(write_row_png(tmp_path / "white.png", [], alpha), 5, 400) is None

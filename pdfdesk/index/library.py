@@ -1,37 +1,36 @@
 """The library: documents the user added, and a restart-safe queue that indexes them.
 
-`<app data>/library.json` lists every document with its size, mtime, fingerprint and status.
-Adding marks new or changed files `queued`; `register()` hands them to the indexing queue and marks
-them `indexing`; `settle()` marks them `indexed` once their index is complete. Files that did not
-change since (same size and mtime, index complete) are not even hashed again. The library builds
-nothing itself: the indexing owner does, so a restart resumes where the queue was. The file is
-guarded by an OS lock, so the GUI and the MCP server can share one library.
+The catalogue is a table of the collection database: every document with its size, mtime,
+fingerprint and status. Adding marks new or changed files `queued`; `register()` learns their
+fingerprints and marks them `indexing`; they are `indexed` once the library index holds their
+pages. Files that did not change since (same size and mtime, in the library index) are not even
+hashed again. A restart resumes where the catalogue says each document is. A table rather than
+one JSON file rewritten whole on every change: a library of 100,000 documents changes one row at
+a time, and the window, the MCP server and `pdfdesk index` share it through SQLite's own locking.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from pdfdesk.core import childproc, paths
-from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import PdfDeskError
-from pdfdesk.index.locks import open_lock_file
-from pdfdesk.index.owner import KEYWORD, IndexOwner, default_owner
-from pdfdesk.index.queue import IndexQueue
 from pdfdesk.index.builder import Target, page_texts
+from pdfdesk.index.database import Database, collection_database, register_schema
 from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.owner import KEYWORD, IndexOwner, default_owner
 from pdfdesk.index.page_text import PageTextStore
-from pdfdesk.index.store import DocumentIndex
+from pdfdesk.index.queue import IndexQueue
 
-LIBRARY_FILE = "library.json"
+LEGACY_FILE = "library.json"  # the catalogue before it moved into the collection database
 QUEUED, INDEXING, INDEXED, FAILED = "queued", "indexing", "indexed", "failed"
 FileProgress = Callable[[str, int, int], None]  # (file name, pages done, pages total)
 SyncProgress = Callable[[int, int], None]  # (documents added, documents to add)
@@ -50,6 +49,22 @@ class LibraryEntry:
     added: float = field(default_factory=time.time)
 
 
+COLUMNS = tuple(f.name for f in fields(LibraryEntry))
+
+
+def _create(connection: sqlite3.Connection) -> None:
+    connection.executescript("""
+        CREATE TABLE IF NOT EXISTS catalogue (
+            path TEXT PRIMARY KEY, name TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+            fingerprint TEXT, status TEXT NOT NULL, error TEXT, pages INTEGER NOT NULL, added REAL NOT NULL);
+        CREATE INDEX IF NOT EXISTS catalogue_status ON catalogue (status);
+        CREATE INDEX IF NOT EXISTS catalogue_fingerprint ON catalogue (fingerprint);
+    """)
+
+
+register_schema("catalogue", _create)
+
+
 def expand_pdf_paths(items: list[str]) -> list[Path]:
     """Files as given; folders walked recursively for *.pdf (any case), sorted."""
     found: list[Path] = []
@@ -62,116 +77,127 @@ def expand_pdf_paths(items: list[str]) -> list[Path]:
     return [Path(os.path.abspath(p)) for p in found]
 
 
-_thread_lock = threading.RLock()
+def _row(entry: LibraryEntry) -> tuple[object, ...]:
+    return tuple(getattr(entry, name) for name in COLUMNS)
 
 
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock shared by threads and processes (fcntl; a thread lock where absent)."""
-    with _thread_lock:
-        try:
-            handle = open_lock_file(path)
-        except OSError:  # a read-only data folder: reading needs no lock, and any write fails anyway
-            yield
-            return
-        with handle:
-            try:
-                import fcntl
-            except ImportError:  # Windows: threads are still serialised
-                yield
-                return
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+_SELECT = f"SELECT {', '.join(COLUMNS)} FROM catalogue"
+_UPSERT = f"INSERT OR REPLACE INTO catalogue ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 
 
 class Library:
     def __init__(self, folder: Path | None = None) -> None:
-        self.file = (folder or paths.app_data_dir()) / LIBRARY_FILE
-        self.lock_file = self.file.with_suffix(".lock")
+        self.folder = folder
+        self.database: Database = collection_database(
+            (folder / "indices" / "collection.sqlite") if folder is not None else None)
 
     # -- storage -----------------------------------------------------------------------------
-    def _read(self) -> dict[str, LibraryEntry]:
+    def _adopt_legacy(self) -> None:
+        """Bring a catalogue kept in library.json by an earlier version into the table, once."""
+        legacy = (self.folder or paths.app_data_dir()) / LEGACY_FILE
+        if not legacy.is_file():
+            return
         try:
-            data = json.loads(self.file.read_text(encoding="utf-8"))
-            return {item["path"]: LibraryEntry(**item) for item in data.get("documents", [])}
+            data = json.loads(legacy.read_text(encoding="utf-8"))
+            entries = [LibraryEntry(**item) for item in data.get("documents", [])]
+        except (OSError, ValueError, TypeError, KeyError):
+            entries = []
+        for entry in entries:  # documents are added to the library index anew
+            if entry.status in (INDEXED, "indexing"):
+                entry.status = QUEUED
+        with self.database.writing() as db:
+            db.executemany(_UPSERT.replace("INSERT OR REPLACE", "INSERT OR IGNORE"), [_row(e) for e in entries])
+        legacy.replace(legacy.with_name(f"{LEGACY_FILE}.adopted"))
+
+    def _select(self, where: str = "", parameters: Iterable[object] = ()) -> list[LibraryEntry]:
+        try:
+            self._adopt_legacy()
+        except OSError:  # a read-only data folder: what the table holds is still readable
+            pass
+        try:
+            with self.database.reading() as db:
+                rows = db.execute(f"{_SELECT} {where} ORDER BY added, path", tuple(parameters)).fetchall()
         except FileNotFoundError:
-            return {}
-        except (ValueError, TypeError, KeyError):  # unreadable: keep it aside, start afresh
-            self.file.replace(self.file.with_suffix(f".corrupt-{int(time.time())}.json"))
-            return {}
-
-    def _write(self, entries: dict[str, LibraryEntry]) -> None:
-        write_json_atomically(self.file, {"documents": [asdict(e) for e in entries.values()]}, indent=1)
-
-    @contextmanager
-    def _editing(self) -> Iterator[dict[str, LibraryEntry]]:
-        with _file_lock(self.lock_file):
-            entries = self._read()
-            yield entries
-            self._write(entries)
+            return []
+        return [LibraryEntry(*row) for row in rows]
 
     # -- queries -----------------------------------------------------------------------------
     def entries(self) -> list[LibraryEntry]:
-        with _file_lock(self.lock_file):
-            return list(self._read().values())
+        return self._select()
 
     def pending(self) -> list[LibraryEntry]:
-        return [e for e in self.entries() if e.status in (QUEUED, INDEXING)]
+        return self._select("WHERE status IN (?, ?)", (QUEUED, INDEXING))
+
+    def indexed(self) -> list[LibraryEntry]:
+        return self._select("WHERE status = ? AND fingerprint IS NOT NULL", (INDEXED,))
+
+    def count(self) -> int:
+        try:
+            with self.database.reading() as db:
+                return int(db.execute("SELECT COUNT(*) FROM catalogue").fetchall()[0][0])
+        except FileNotFoundError:
+            return 0
 
     # -- changes -----------------------------------------------------------------------------
     def add(self, items: list[str]) -> list[LibraryEntry]:
         """Add files and folders; new or changed files are queued, unchanged ones left as they are."""
-        added = []
-        with self._editing() as entries:
-            for path in expand_pdf_paths(items):
+        found = expand_pdf_paths(items)
+        added: list[LibraryEntry] = []
+        changed: list[LibraryEntry] = []
+        with self.database.writing() as db:
+            known = {row[0]: LibraryEntry(*row) for row in db.execute(_SELECT).fetchall()}
+            for path in found:
                 key = str(path)
+                entry = known.get(key)
                 try:
                     info = path.stat()
                 except OSError as exc:
-                    entry = entries.get(key) or LibraryEntry(key, path.name)
+                    entry = entry or LibraryEntry(key, path.name)
                     entry.status, entry.error = FAILED, f"file_not_found: {exc.strerror}"
-                    entries[key] = entry
-                    added.append(entry)
-                    continue
-                entry = entries.get(key)
-                if entry is None or (entry.size, entry.mtime_ns) != (info.st_size, info.st_mtime_ns) \
-                        or entry.status == FAILED:
-                    entry = LibraryEntry(key, path.name, info.st_size, info.st_mtime_ns)
-                    entries[key] = entry
+                    changed.append(entry)
+                else:
+                    if entry is None or (entry.size, entry.mtime_ns) != (info.st_size, info.st_mtime_ns) \
+                            or entry.status == FAILED:
+                        entry = LibraryEntry(key, path.name, info.st_size, info.st_mtime_ns)
+                        changed.append(entry)
                 added.append(entry)
+            db.executemany(_UPSERT, [_row(entry) for entry in changed])
         return added
 
     def remove(self, path: str) -> bool:
-        with self._editing() as entries:
-            return entries.pop(str(Path(os.path.abspath(Path(path).expanduser()))), None) is not None
+        key = str(Path(os.path.abspath(Path(path).expanduser())))
+        with self.database.writing() as db:
+            return db.execute("DELETE FROM catalogue WHERE path = ?", (key,)).rowcount > 0
 
     def _update(self, key: str, **changes: object) -> None:
-        with self._editing() as entries:
-            entry = entries.get(key)
-            if entry is not None:
-                for name, value in changes.items():
-                    setattr(entry, name, value)
+        names = [name for name in changes if name in COLUMNS and name != "path"]
+        if not names:
+            return
+        with self.database.writing() as db:
+            db.execute(f"UPDATE catalogue SET {', '.join(f'{name} = ?' for name in names)} WHERE path = ?",
+                       (*(changes[name] for name in names), key))
 
-    def _unchanged_and_indexed(self, entry: LibraryEntry) -> bool:
+    def fail(self, path: str, error: str) -> None:
+        self._update(path, status=FAILED, error=error)
+
+    def _unchanged_and_indexed(self, entry: LibraryEntry, held: set[str]) -> bool:
         try:
             info = Path(entry.path).stat()
         except OSError:
             return False
         if (info.st_size, info.st_mtime_ns) != (entry.size, entry.mtime_ns) or not entry.fingerprint:
             return False
-        state = DocumentIndex(entry.fingerprint).read_state()
-        return state is not None and state.complete
+        return entry.fingerprint in held
 
-    def register(self, queue: IndexQueue) -> list[LibraryEntry]:
-        """Hand every queued or interrupted document to the indexing queue (opening each once to
-        learn its fingerprint); unchanged, already indexed files are only marked so. Returns the
-        entries handed over."""
+    def register(self, queue: IndexQueue | None = None) -> list[LibraryEntry]:
+        """Learn the fingerprint of every queued or interrupted document (opening each once) and mark
+        it `indexing`; unchanged files already in the library index are only marked `indexed`. With
+        a queue, each document is also handed to the indexing owner for its own index (sections,
+        vectors; the page text it needs is in the record by then). Returns the entries to index."""
         handed = []
+        held = SqliteLibrary(self.database).fingerprints()
         for entry in self.pending():
-            if self._unchanged_and_indexed(entry):
+            if self._unchanged_and_indexed(entry, held):
                 self._update(entry.path, status=INDEXED, error=None)
                 continue
             try:
@@ -184,36 +210,41 @@ class Library:
             except OSError as exc:
                 self._update(entry.path, status=FAILED, error=f"file_not_found: {exc.strerror}")
                 continue
-            queue.add(fingerprint, entry.path, name)
+            if queue is not None:
+                queue.add(fingerprint, entry.path, name)
             self._update(entry.path, status=INDEXING, fingerprint=fingerprint, pages=pages, size=info.st_size,
                          mtime_ns=info.st_mtime_ns, error=None)
-            entry.fingerprint = fingerprint
+            entry.fingerprint, entry.pages = fingerprint, pages
             handed.append(entry)
         return handed
 
-    def settle(self, queue: IndexQueue) -> None:
-        """Mark documents whose keyword index is complete as indexed, and those the queue gave up on
-        as failed (the owner records outcomes by fingerprint, not by library entry)."""
-        with self._editing() as entries:
-            for entry in entries.values():
-                if entry.status != INDEXING or not entry.fingerprint:
-                    continue
-                state = DocumentIndex(entry.fingerprint).read_state()
-                job = queue.get(entry.fingerprint)
-                if state is not None and state.complete:
-                    entry.status, entry.error = INDEXED, None
-                elif job is not None and job.failed:
-                    entry.status, entry.error = FAILED, job.error
-                elif job is None and (state is None or not state.complete):
-                    entry.status = QUEUED  # dropped from the queue unfinished (file changed): register again
+    def settle(self, queue: IndexQueue | None = None) -> None:
+        """Mark documents the library index holds as indexed, and those the queue gave up on as
+        failed (the owner records outcomes by fingerprint, not by library entry)."""
+        held = SqliteLibrary(self.database).fingerprints()
+        settled: list[tuple[str, str | None, str]] = []
+        for entry in self._select("WHERE status = ? AND fingerprint IS NOT NULL", (INDEXING,)):
+            assert entry.fingerprint is not None
+            job = queue.get(entry.fingerprint) if queue is not None else None
+            if entry.fingerprint in held:
+                settled.append((INDEXED, None, entry.path))
+            elif job is not None and job.failed:
+                settled.append((FAILED, job.error, entry.path))
+        if settled:
+            with self.database.writing() as db:
+                db.executemany("UPDATE catalogue SET status = ?, error = ? WHERE path = ? AND status = 'indexing'",
+                               settled)
 
     def process(self, progress: FileProgress | None = None, cancel: threading.Event | None = None,
                 owner: IndexOwner | None = None) -> list[LibraryEntry]:
-        """Index every queued or interrupted document now, through the indexing owner (stages run in
-        child processes; a document another process is building is waited for)."""
+        """Index every queued or interrupted document now: its pages into the library index first
+        (in child processes, many documents each), then each document's own index and vectors
+        through the indexing owner (a document another process is building is waited for)."""
         owner = owner or default_owner()
         handed = self.register(owner.queue)
         if handed:
+            build_library_index(handed, self, cancel=cancel,
+                                progress=(lambda name, done, total: progress(name, done, total)) if progress else None)
             stage_progress = (lambda name, stage, done, total: progress(name, done, total)
                               if stage == KEYWORD else None) if progress else None
             owner.drain(only={e.fingerprint for e in handed if e.fingerprint}, progress=stage_progress,
@@ -221,6 +252,7 @@ class Library:
         self.settle(owner.queue)
         sync_index(library=self)
         return handed
+
 
 # -- the library index ------------------------------------------------------------------------
 # The per-document keyword stage leaves each page's text in the page-text record; the library
@@ -243,9 +275,9 @@ def changes(library: Library, backend: SqliteLibrary) -> tuple[list[LibraryEntry
     """(indexed catalogue documents the library index lacks, documents it holds that the catalogue
     no longer lists as indexed)."""
     wanted: dict[str, LibraryEntry] = {}
-    for entry in library.entries():
-        if entry.status == INDEXED and entry.fingerprint:
-            wanted.setdefault(entry.fingerprint, entry)
+    for entry in library.indexed():
+        assert entry.fingerprint is not None
+        wanted.setdefault(entry.fingerprint, entry)
     held = backend.fingerprints()
     return [entry for fingerprint, entry in wanted.items() if fingerprint not in held], held - wanted.keys()
 
@@ -304,6 +336,122 @@ def sync_index(progress: SyncProgress | None = None, cancel: threading.Event | N
     if result.added >= 100:
         backend.optimize()
     return result
+
+
+# -- adding documents' pages, many documents per child ------------------------------------------
+# A child process per document costs more than reading a 10-page document (starting it, importing
+# MuPDF and the analyzer), so one child reads many documents in turn. A document that crashes or
+# hangs MuPDF takes its child down: the parent marks that one failed and starts a new child for
+# the rest.
+CHILD_DOCUMENTS = 2000
+CHILD_DEADLINE_S = 120.0
+CHILD_DEADLINE_PER_PAGE_S = 1.0
+
+
+@dataclass
+class LibraryBuild:
+    documents: int = 0
+    pages: int = 0
+    failed: int = 0
+    children: int = 0
+
+
+def _library_child(send: Callable[[object], None], entries: list[tuple[str, str]]) -> None:
+    """In the child: read each (path, fingerprint)'s pages into the record, and add them to the
+    library index a batch of whole documents at a time; says which document it is on."""
+    backend = SqliteLibrary()
+    library = Library()
+    batch: list[tuple[str, list[tuple[int, str]]]] = []
+    paths_in_batch: list[str] = []
+    pages_in_batch = 0
+
+    def flush() -> None:
+        nonlocal batch, paths_in_batch, pages_in_batch
+        if batch:
+            backend.add_documents(batch)
+            with library.database.writing() as db:
+                db.executemany("UPDATE catalogue SET status = ?, error = NULL WHERE path = ?",
+                               [(INDEXED, path) for path in paths_in_batch])
+            send(("indexed", paths_in_batch, pages_in_batch))
+        batch, paths_in_batch, pages_in_batch = [], [], 0
+
+    for path, fingerprint in entries:
+        send(("document", path))
+        try:
+            with open_pdf(path) as opened:
+                if opened.fingerprint != fingerprint:
+                    send(("failed", path, "the file changed while it was being added; add it again"))
+                    continue
+                target = Target(opened.source, None, opened.fingerprint)
+                total = opened.page_count
+        except PdfDeskError as exc:
+            send(("failed", path, f"{exc.code}: {exc.message}"))
+            continue
+        batch.append((fingerprint, page_texts(target, 1, total) if total else []))
+        paths_in_batch.append(path)
+        pages_in_batch += total
+        if pages_in_batch >= INDEX_BATCH_PAGES:
+            flush()
+    flush()
+
+
+class _ChildFollower:
+    """What one child has said: the document it is on, and the documents it has finished."""
+
+    def __init__(self, library: Library, build: LibraryBuild, names: dict[str, str], total_pages: int,
+                 progress: FileProgress | None) -> None:
+        self.library, self.build, self.names = library, build, names
+        self.total_pages, self.progress = total_pages, progress
+        self.done: set[str] = set()
+        self.current: str | None = None
+
+    def __call__(self, message: object) -> None:
+        if not isinstance(message, tuple):
+            return
+        if message[0] == "document":
+            self.current = message[1]
+        elif message[0] == "failed":
+            self.library.fail(message[1], message[2])
+            self.done.add(message[1])
+            self.build.failed += 1
+        elif message[0] == "indexed":
+            self.done.update(message[1])
+            self.build.documents += len(message[1])
+            self.build.pages += message[2]
+            if self.progress is not None:
+                self.progress(self.names.get(message[1][-1], ""), self.build.pages, self.total_pages)
+
+
+def build_library_index(entries: list[LibraryEntry], library: Library | None = None,
+                        progress: FileProgress | None = None, cancel: threading.Event | None = None) -> LibraryBuild:
+    """Put the pages of `entries` (registered: fingerprint known) into the library index."""
+    library = library or Library()
+    remaining = [(e.path, e.fingerprint, e.pages, e.name) for e in entries if e.fingerprint]
+    build = LibraryBuild()
+    total_pages = sum(pages for _, _, pages, _ in remaining)
+    while remaining and not (cancel is not None and cancel.is_set()):
+        chunk, remaining = remaining[:CHILD_DOCUMENTS], remaining[CHILD_DOCUMENTS:]
+        follower = _ChildFollower(library, build, {path: name for path, _, _, name in chunk}, total_pages, progress)
+        build.children += 1
+        deadline = CHILD_DEADLINE_S + CHILD_DEADLINE_PER_PAGE_S * sum(pages for _, _, pages, _ in chunk)
+        try:
+            childproc.run_job(_library_child, ([(path, fingerprint) for path, fingerprint, _, _ in chunk],),
+                              name="pdfdesk-library-index", priority=childproc.Priority.BACKGROUND,
+                              deadline_s=deadline, memory_mb=2048, cancel=cancel, on_message=follower)
+        except childproc.JobCancelled:
+            break
+        except PdfDeskError as exc:
+            if exc.extra.get("storage_problem"):
+                raise
+            # the document being read took the child down: it fails alone, the rest go on
+            culprit = follower.current
+            if culprit is not None and culprit not in follower.done:
+                library.fail(culprit, f"{exc.code}: {exc.message}")
+                build.failed += 1
+                follower.done.add(culprit)
+            # documents read but not yet committed are read again (from the record: no PDF work)
+            remaining = [item for item in chunk if item[0] not in follower.done] + remaining
+    return build
 
 
 def _sync_child(send: Callable[[object], None]) -> SyncResult:

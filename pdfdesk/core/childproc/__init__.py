@@ -21,8 +21,11 @@ Both share what every child needs, so no caller writes it again:
 
 A child whose parent dies notices at its next read or write on the pipe (an idle worker at once, a
 job at its next `send`) and exits; the children of a parent that exits normally are killed by
-multiprocessing (they are daemons). Children start no thread of their own to watch the parent:
-under RLIMIT_AS a thread costs glibc a 64 MB malloc arena of address space, a quarter of a small cap.
+multiprocessing (they are daemons). A parent done with a worker `stop()`s it rather than `kill()`s
+it: a child that exits by itself unlinks the named semaphores its libraries made, and a killed one
+leaves them to the resource tracker, which reports them as leaked when the parent exits. Children
+start no thread of their own to watch the parent: under RLIMIT_AS a thread costs glibc a 64 MB
+malloc arena of address space, a quarter of a small cap.
 
 Start method: forkserver where the platform has it, else spawn; never fork, since the window's
 process runs Qt threads and a forked copy of a multi-threaded process can deadlock on any lock a

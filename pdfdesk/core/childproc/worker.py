@@ -183,9 +183,19 @@ class ChildWorker:
             return self._process.pid
 
     def kill(self) -> None:
-        """Kill the child now (SIGKILL: it holds nothing that needs a clean exit), reap it and close
+        """Kill the child now (SIGKILL: for a child that may be busy or stuck), reap it and close
         the pipes. Not while another thread is inside `call` (cancel that call instead)."""
         self._kill_and_reap()
+
+    def stop(self) -> int | None:
+        """End an idle child the gentle way and return its exit status: closing the request pipe
+        ends its loop, and it exits by itself, running multiprocessing's finalizers. Those unlink
+        the named semaphores a library made in the child (tqdm makes one for any progress bar,
+        even a disabled one); after a SIGKILL they stay registered with the resource tracker the
+        child shares with this process, which then reports them as leaked when this process exits.
+        A child that has not exited within REAP_S is killed after all. For shutting down; not while
+        another thread is inside `call`."""
+        return self._kill_and_reap(kill=False)
 
     def _kill_and_reap(self, kill: bool = True) -> int | None:
         for conn in (self._requests, self._replies):
