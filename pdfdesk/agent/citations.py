@@ -1,24 +1,23 @@
 """Turn the model's page citations (`[p. N]`, `[file.pdf pp. N-M]`, … as `core.citations` reads
 them) into citations a front end can open.
 
-The tracker learns from tool results which pages of which documents the model has seen (and the
-best excerpt and hit rectangles from pdf_search), maps file names back to the references the user
-attached, and drops citations of pages that do not exist.
+The tracker learns from tool results which pages of which documents the model has seen (each
+tool's facts name them, with the excerpt and hit rectangles of a search hit), maps file names back
+to the references the user attached, and drops citations of pages that do not exist.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pdfdesk.agent.events import Citation
 from pdfdesk.core.citations import expand, find_citations
-from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.core.fence import neutralise
-from pdfdesk.core.pages import parse_page_spec
 from pdfdesk.core.references import display_name, normalise_reference
+from pdfdesk.tools import get_tool
 
 MAX_RANGE = 10  # a cited range "[pp. 3-40]" links its first pages only
 
@@ -66,34 +65,25 @@ class CitationTracker:
             return self._by_key[key]
         return next((ref for ref in self.documents if names_document(name_or_path, ref)), None)
 
-    def record(self, tool: str, args: dict[str, Any], details: dict[str, Any]) -> None:
-        """Remember the pages a successful tool result showed."""
+    def record(self, tool: str, args: dict[str, Any], details: Mapping[str, Any]) -> None:
+        """Remember the pages a successful result of `tool` showed, as the tool's facts name them."""
+        facts = get_tool(tool)
         doc = self.document_for(str(details.get("file") or args.get("path") or ""))
-        if tool == "pdf_search":
-            for match in details.get("matches", []):
-                match_doc = self.document_for(str(match.get("file", ""))) or doc
-                if match_doc is None:
-                    continue
-                seen = self._seen.setdefault(match_doc, _Seen())
-                page = int(match["page"])
-                seen.pages.add(page)
-                if page not in seen.excerpts and match.get("excerpt"):
-                    rects = tuple(tuple(float(v) for v in r[:4]) for r in match.get("rects", []))
-                    seen.excerpts[page] = (str(match["excerpt"]), rects)  # type: ignore[arg-type]
-                self._last_doc = match_doc
+        for shown in facts.pages_in(details) if facts is not None else ():
+            shown_doc = (self.document_for(shown.file) if shown.file else None) or doc
+            if shown_doc is None:
+                continue
+            seen = self._seen.setdefault(shown_doc, _Seen())
+            seen.pages.add(shown.page)
+            if shown.page not in seen.excerpts and shown.excerpt:
+                seen.excerpts[shown.page] = (shown.excerpt, shown.rects)
+            self._last_doc = shown_doc
         if doc is None:
             return
         seen = self._seen.setdefault(doc, _Seen())
         if isinstance(details.get("pages_total"), int):
             seen.total = details["pages_total"]
-        if tool == "pdf_extract_text" and details.get("pages_returned") and seen.total:
-            try:
-                seen.pages.update(parse_page_spec(details["pages_returned"], seen.total))
-            except PdfDeskError:
-                pass
-        if tool == "pdf_render_page" and isinstance(details.get("page"), int):
-            seen.pages.add(details["page"])
-        if tool != "pdf_search":
+        if facts is None or facts.about_document:
             self._last_doc = doc
 
     # -- what the model wrote ------------------------------------------------------------------

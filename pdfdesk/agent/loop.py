@@ -16,13 +16,14 @@ from typing import Any
 
 from pdfdesk.agent.citations import CitationTracker
 from pdfdesk.agent.events import AgentError, AgentEvent, Citation, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted
-from pdfdesk.agent.prompts import CHAT_ACTIONS, CHAT_PARAMETERS, CHAT_TOOLS, LAST_TURN_NOTE, display_name, system_prompt
+from pdfdesk.agent.prompts import LAST_TURN_NOTE, chat_tools, system_prompt
 from pdfdesk.core.config import Config
 from pdfdesk.core.errors import PERMISSION_DENIED, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.models.providers.base import (
     ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, TextPart, ToolCall, ToolOutput, ToolSpec,
 )
-from pdfdesk.tools import ToolResult, call_tool, get_tool
+from pdfdesk.tools import Tool, ToolResult, call_tool, get_tool
+from pdfdesk.tools.contract import ChatUse
 
 log = logging.getLogger(__name__)
 
@@ -56,59 +57,46 @@ class TurnState:
 CHAT_HIDDEN_PARAMETERS = ("library",)  # the chat reads the attached documents only
 
 
-def _chat_properties(name: str, properties: dict[str, Any]) -> dict[str, Any]:
+def _chat_properties(chat: ChatUse, properties: dict[str, Any]) -> dict[str, Any]:
     """The parameters the chat is offered: no library, and for a tool that also writes, only its
     reading actions and their parameters (with the document required: it must be an attached one)."""
     kept = {k: v for k, v in properties.items() if k not in CHAT_HIDDEN_PARAMETERS}
-    if name in CHAT_PARAMETERS:
-        kept = {k: v for k, v in kept.items() if k in CHAT_PARAMETERS[name]}
-    if name in CHAT_ACTIONS and "action" in kept:
-        kept["action"] = {**kept["action"], "enum": list(CHAT_ACTIONS[name]),
-                          "description": f"Only {', '.join(CHAT_ACTIONS[name])} here."}
+    if chat.parameters is not None:
+        kept = {k: v for k, v in kept.items() if k in chat.parameters}
+    if chat.actions is not None and "action" in kept:
+        kept["action"] = {**kept["action"], "enum": list(chat.actions),
+                          "description": f"Only {', '.join(chat.actions)} here."}
     return kept
 
 
-def tool_specs(names: Sequence[str] = CHAT_TOOLS) -> list[ToolSpec]:
-    specs = []
-    for name in names:
-        tool = get_tool(name)
-        if tool is not None:
-            schema = dict(tool.schema)
-            properties = _chat_properties(name, schema.get("properties", {}))
-            if name in CHAT_ACTIONS and "path" in properties:
-                schema["required"] = [*schema.get("required", []), "path"]
-            if "properties" in schema:
-                schema["properties"] = properties
-                schema["required"] = [r for r in schema.get("required", []) if r in properties]
-                if not schema["required"]:
-                    schema.pop("required")
-            specs.append(ToolSpec(tool.name, tool.description, schema))
-    return specs
+def chat_spec(tool: Tool, chat: ChatUse) -> ToolSpec:
+    """`tool` as the chat's model is offered it: its schema cut to what `chat` allows."""
+    schema = dict(tool.schema)
+    properties = _chat_properties(chat, schema.get("properties", {}))
+    if chat.actions is not None and "path" in properties:
+        schema["required"] = [*schema.get("required", []), "path"]
+    if "properties" in schema:
+        schema["properties"] = properties
+        schema["required"] = [r for r in schema.get("required", []) if r in properties]
+        if not schema["required"]:
+            schema.pop("required")
+    return ToolSpec(tool.name, tool.description, schema)
+
+
+def tool_specs(tools: Sequence[Tool] | None = None) -> list[ToolSpec]:
+    """The chat tools (default: every one) as the chat's model is offered them."""
+    return [chat_spec(tool, tool.chat) for tool in (chat_tools() if tools is None else tools) if tool.chat is not None]
 
 
 def summarize_result(name: str, result: ToolResult) -> str:
-    """One line for a compact tool card."""
+    """One line for a compact tool card: an error's code and message, else what the tool's facts
+    say about its result, else its first line of text."""
     details = result.details
     if result.is_error:
         return f"Error ({details.get('error', 'error')}): {details.get('message', result.text)}"[:200]
-    file = display_name(str(details.get("file", ""))) if details.get("file") else ""
-    if name == "pdf_search":
-        count = details.get("count", 0)
-        return f"{count} match{'es' * (count != 1)} for {details.get('query', '')!r}" + (f" in {file}" if file else "")
-    if name == "pdf_extract_text":
-        return f"Read pages {details.get('pages_returned') or '-'} of {file} ({details.get('chars_returned', 0):,} characters)"
-    if name == "pdf_render_page":
-        return f"Rendered page {details.get('page')} of {file} ({details.get('width')}x{details.get('height')} px)"
-    if name == "pdf_outline":
-        entries = details.get("entries")
-        count = len(entries) if isinstance(entries, list) else details.get("count", "")
-        return f"Outline of {file}: {count} entries"
-    if name == "pdf_info":
-        return f"{file}: {details.get('pages_total', '?')} pages"
-    if name == "pdf_annotate" and details.get("action") == "list":
-        count = details.get("count", 0)
-        return f"{count} annotation{'s' * (count != 1)}" + (f" on {file}" if file else "")
-    return (result.text.splitlines() or [""])[0][:160]
+    tool = get_tool(name)
+    line = tool.summarize(details) if tool is not None else None
+    return line if line is not None else (result.text.splitlines() or [""])[0][:160]
 
 
 class AgentLoop:
@@ -122,20 +110,22 @@ class AgentLoop:
         self.config = config
         self.documents = list(documents)
         self.tracker = CitationTracker(self.documents)
-        self.tools = tool_specs()
+        self.chat_tools = {tool.name: tool for tool in chat_tools()}
+        self.tools = tool_specs(list(self.chat_tools.values()))
 
     # -- tools ---------------------------------------------------------------------------------
     def _check_call(self, call: ToolCall) -> dict[str, Any]:
         """The arguments to run with; a validation_error when the call is refused (only the read
         tools, only the attached documents: a document asking the model for more gets nothing)."""
-        if call.name not in CHAT_TOOLS:
+        tool = self.chat_tools.get(call.name)
+        if tool is None or tool.chat is None:
             raise PdfDeskError(VALIDATION_ERROR, f"There is no tool named {call.name!r} here.",
-                               f"Use one of: {', '.join(CHAT_TOOLS)}.")
+                               f"Use one of: {', '.join(self.chat_tools)}.")
         if "arguments_error" in call.extra:
             raise PdfDeskError(VALIDATION_ERROR, f"The call could not be read: {call.extra['arguments_error']}.",
                                "Send the arguments as a JSON object.")
         args = dict(call.arguments)
-        allowed = CHAT_ACTIONS.get(call.name)
+        allowed = tool.chat.actions
         if allowed is not None and args.get("action") not in allowed:
             raise PdfDeskError(PERMISSION_DENIED, f"In this chat {call.name} may only {' or '.join(allowed)}; "
                                f"action {str(args.get('action'))[:40]!r} is for the user to do.",
@@ -175,7 +165,7 @@ class AgentLoop:
     # -- the loop ------------------------------------------------------------------------------
     async def run(self, history: list[Message], state: TurnState) -> AsyncIterator[AgentEvent]:
         """Answer the last user message in `history`; appends what the model said and did to it."""
-        system = system_prompt(self.documents)
+        system = system_prompt(self.documents, list(self.chat_tools.values()))
         calls_left = self.config.agent_max_tool_calls
         max_turns = self.config.agent_max_turns
         for turn in range(1, max_turns + 1):

@@ -1,8 +1,8 @@
 """The shape of each tool's `details`: one TypedDict per tool, and one for every error.
 
-The GUI, the agent and the MCP server read these keys; the MCP server advertises the JSON schema
-generated from them (`json_schema`), and the tests check every real result against it, so a key a
-tool emits is declared here or a test fails.
+The GUI, the agent and the MCP server read these keys; each tool names its type when it registers
+(`Tool.details`), the MCP server advertises the JSON schema generated from it (`json_schema`), and
+the tests check every real result against it, so a key a tool emits is declared here or a test fails.
 """
 
 from typing import Literal, NotRequired, TypedDict
@@ -348,14 +348,3 @@ class ErrorDetails(TypedDict):
     folder: NotRequired[str]
     storage_problem: NotRequired[str]
 
-
-SUCCESS_DETAILS: dict[str, type] = {
-    "pdf_info": InfoDetails,
-    "pdf_extract_text": ExtractTextDetails,
-    "pdf_render_page": RenderPageDetails,
-    "pdf_outline": OutlineDetails,
-    "pdf_search": SearchDetails,
-    "pdf": PdfDetails,
-    "pdf_annotate": AnnotateDetails,
-    "pdf_export_review": ExportReviewDetails,
-}

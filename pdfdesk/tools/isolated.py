@@ -31,11 +31,11 @@ from pdfdesk.core.childproc import (
 from pdfdesk.core.config import Config
 from pdfdesk.core.errors import PDF_ERROR, PdfDeskError
 from pdfdesk.tools.contract import ToolResult
+from pdfdesk.tools.registry import get_tool
 
 DEFAULT_TIMEOUT_S = 60.0          # per call; a search may wait for the embedding model
 DEFAULT_MEMORY_LIMIT_MB = 4096    # address space of a worker (Linux and macOS; ignored elsewhere)
 WORKER_NAME = "pdfdesk-tool-worker"
-ANALYZE_TOOL = "pdf"              # asks language models: its calls get longer
 
 
 def _tool_handler() -> Callable[[tuple[str, Any]], tuple[Any, Any, bool]]:
@@ -120,7 +120,7 @@ class ToolWorkerPool:
                     return ToolResult.error(exc)
         finally:
             if self._closed and worker is not None:  # closed while this call ran
-                worker.kill()
+                worker.stop()
                 worker = None
             self._idle.put(worker)
 
@@ -156,7 +156,9 @@ class ToolWorkerPool:
         return [pid for pid in (w.pid for w in workers) if pid is not None]
 
     def close(self) -> None:
-        """Stop every worker (idle ones now; busy ones are killed as they are returned)."""
+        """Stop every worker (idle ones now; busy ones as they are returned). Stopped, not killed:
+        a worker that exits by itself releases what it holds outside its own memory (a semaphore
+        made by a library it imported), which a killed one leaves behind."""
         self._closed = True
         while True:
             try:
@@ -164,7 +166,7 @@ class ToolWorkerPool:
             except queue.Empty:
                 break
             if worker is not None:
-                worker.kill()
+                worker.stop()
 
 
 def _failure_result(name: str, exc: ChildFailed) -> ToolResult:
@@ -220,9 +222,10 @@ def call_tool_isolated(name: str, args: Any, timeout: float | None = None, overa
 
 
 def tool_call_timeout(name: str, config: Config) -> float:
-    """The deadline of one call of tool `name`: `tool_timeout_s`, and for the analyze tool, which
-    may wait on several models in turn, at least three model requests."""
-    if name == ANALYZE_TOOL:
+    """The deadline of one call of tool `name`: `tool_timeout_s`, and for a tool that needs a model,
+    which may wait on several models in turn, at least three model requests."""
+    tool = get_tool(name)
+    if tool is not None and tool.needs_model:
         return max(config.tool_timeout_s, config.model_timeout_s * 3)
     return config.tool_timeout_s
 

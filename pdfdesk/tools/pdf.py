@@ -212,6 +212,10 @@ def _pages(count: int) -> str:
         },
         [],
     ),
+    details=PdfDetails,
+    order=60,
+    needs_model=True,   # offered only when a model is configured; a call may wait on several in turn
+    reaches_out=True,   # to a model provider, even in the sandbox
 )
 def pdf(args: dict[str, Any]) -> ToolResult:
     config = get_config()

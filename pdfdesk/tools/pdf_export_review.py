@@ -27,6 +27,7 @@ from pdfdesk.review.store import open_store
 from pdfdesk.tools.contract import (
     PASSWORD_PROPERTY,
     PATH_PROPERTY,
+    McpText,
     ToolResult,
     object_schema,
     register,
@@ -125,6 +126,11 @@ def _refuse_sources(output: Path, items: list[tuple[OpenedPdf, list[Annotation]]
         },
         ["format"],
     ),
+    details=ExportReviewDetails,
+    order=80,
+    mcp=McpText(changes="exporting them (pdf_export_review)"),
+    writes=True,
+    idempotent=True,  # it may replace a file (overwrite), and writing it again changes nothing more
 )
 def pdf_export_review(args: dict[str, Any]) -> ToolResult:
     require_writes("pdf_export_review")

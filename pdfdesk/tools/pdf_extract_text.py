@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -25,7 +26,11 @@ from pdfdesk.tools.contract import (
     PAGES_PROPERTY,
     PASSWORD_PROPERTY,
     PATH_PROPERTY,
+    ChatUse,
+    McpText,
+    PageShown,
     ToolResult,
+    document_label,
     object_schema,
     register,
     text_item,
@@ -118,6 +123,22 @@ def _scan_hint(scanned: list[int], ocr_asked: bool) -> str:
     return hint + "."
 
 
+def _card(details: Mapping[str, Any]) -> str:
+    return (f"Read pages {details.get('pages_returned') or '-'} of {document_label(details)} "
+            f"({details.get('chars_returned', 0):,} characters)")
+
+
+def _pages_shown(details: Mapping[str, Any]) -> list[PageShown]:
+    """Every page whose text came back (a truncated call shows only those before the cut)."""
+    returned, total = details.get("pages_returned"), details.get("pages_total")
+    if not returned or not isinstance(total, int) or not total:
+        return []
+    try:
+        return [PageShown(page) for page in parse_page_spec(returned, total)]
+    except PdfDeskError:
+        return []
+
+
 @register(
     "pdf_extract_text",
     "Extract the text of a PDF's pages, each preceded by a '--- Page N ---' marker. Long output is "
@@ -136,6 +157,12 @@ def _scan_hint(scanned: list[int], ocr_asked: bool) -> str:
         },
         ["path"],
     ),
+    details=ExtractTextDetails,
+    order=20,
+    card=_card,
+    pages_shown=_pages_shown,
+    chat=ChatUse("pdf_extract_text reads pages", rank=20),
+    mcp=McpText(reads="text by page (pdf_extract_text)"),
 )
 def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
     max_chars = args.get("max_chars", DEFAULT_MAX_CHARS)

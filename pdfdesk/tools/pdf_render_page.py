@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,11 @@ from pdfdesk.tools.common import document_details
 from pdfdesk.tools.contract import (
     PASSWORD_PROPERTY,
     PATH_PROPERTY,
+    ChatUse,
+    McpText,
+    PageShown,
     ToolResult,
+    document_label,
     image_item,
     object_schema,
     register,
@@ -52,6 +57,16 @@ def _save(target: Path, data: bytes) -> str | None:
     return None
 
 
+def _card(details: Mapping[str, Any]) -> str:
+    return (f"Rendered page {details.get('page')} of {document_label(details)} "
+            f"({details.get('width')}x{details.get('height')} px)")
+
+
+def _pages_shown(details: Mapping[str, Any]) -> list[PageShown]:
+    page = details.get("page")
+    return [PageShown(page)] if isinstance(page, int) else []
+
+
 @register(
     "pdf_render_page",
     f"Render one page of a PDF to a PNG image (dpi {MIN_DPI}-{MAX_DPI}, default {DEFAULT_DPI}). The PNG is "
@@ -67,6 +82,12 @@ def _save(target: Path, data: bytes) -> str | None:
         },
         ["path", "page"],
     ),
+    details=RenderPageDetails,
+    order=30,
+    card=_card,
+    pages_shown=_pages_shown,
+    chat=ChatUse("pdf_render_page shows a page as an image (scans, figures, tables, signatures)", rank=50),
+    mcp=McpText(reads="page images (pdf_render_page)"),
 )
 def pdf_render_page(args: dict[str, Any]) -> ToolResult:
     requested = args.get("dpi", DEFAULT_DPI)

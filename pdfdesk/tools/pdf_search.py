@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -16,10 +17,10 @@ from pdfdesk.core.fence import neutralise
 from pdfdesk.core.hidden_text import HiddenSpan, HiddenTextReport, findings_of
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.core.policy import check_path_allowed
-from pdfdesk.index.builder import Target
-from pdfdesk.index.hybrid import rrf
 from pdfdesk.index import library_search
 from pdfdesk.index.backend import SOME_WORDS
+from pdfdesk.index.builder import Target
+from pdfdesk.index.hybrid import rrf
 from pdfdesk.index.library import INDEXED, Library, LibraryEntry
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.owner import start_background_owner
@@ -28,7 +29,11 @@ from pdfdesk.tools.common import document_details
 from pdfdesk.tools.contract import (
     PASSWORD_PROPERTY,
     PATH_PROPERTY,
+    ChatUse,
+    McpText,
+    PageShown,
     ToolResult,
+    document_label,
     object_schema,
     register,
     text_item,
@@ -168,7 +173,7 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
         if hit.match == SOME_WORDS:
             match["keyword_match"] = "partial"
         chosen.append((target, match))
-    for fingerprint, target in targets.items():
+    for target in targets.values():
         if target is not None:
             decorate_matches(target, [m for t, m in chosen if t is target], query,
                              args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
@@ -299,6 +304,23 @@ def _format(match: SearchMatch, rank: int, library: bool = False) -> str:
     return f"[{rank}] {prefix}{where}  score {match['score']}{flag}\n{match['excerpt']}"
 
 
+def search_card(details: Mapping[str, Any]) -> str:
+    count, file = details.get("count", 0), document_label(details)
+    return f"{count} match{'es' * (count != 1)} for {details.get('query', '')!r}" + (f" in {file}" if file else "")
+
+
+def search_pages_shown(details: Mapping[str, Any]) -> list[PageShown]:
+    """Each hit's page, with its excerpt and hit rectangles so a citation of it can be highlighted;
+    a library hit names its own document."""
+    shown = []
+    for match in details.get("matches", []):
+        rects = tuple(tuple(float(v) for v in r[:4]) for r in match.get("rects", []))
+        excerpt = str(match["excerpt"]) if match.get("excerpt") else None
+        shown.append(PageShown(int(match["page"]), str(match.get("file", "")) or None, excerpt,
+                               rects))  # type: ignore[arg-type]
+    return shown
+
+
 @register(
     "pdf_search",
     "Search a PDF (path) or the whole library (library=true) and get ranked matches with page numbers, excerpts and hit rectangles. Keyword "
@@ -326,6 +348,13 @@ def _format(match: SearchMatch, rank: int, library: bool = False) -> str:
         },
         ["query"],
     ),
+    details=SearchDetails,
+    order=50,
+    card=search_card,
+    pages_shown=search_pages_shown,
+    about_document=False,  # only the pages with hits were shown, not the document searched
+    chat=ChatUse("pdf_search finds passages (use it first for questions)", rank=10),
+    mcp=McpText(reads="ranked search with page numbers (pdf_search)"),
 )
 def pdf_search(args: dict[str, Any]) -> ToolResult:
     mode = args.get("mode", "auto")

@@ -8,7 +8,10 @@ and returns lives in `contract`, which the tool modules import instead of this m
 
 from __future__ import annotations
 
+import functools
+import importlib
 import logging
+import pkgutil
 from typing import Any
 
 import jsonschema
@@ -26,6 +29,7 @@ from pdfdesk.core.redact import install_log_redaction, known_secrets, scrub_valu
 from pdfdesk.tools.contract import TOOLS, Tool, ToolResult
 
 log = logging.getLogger(__name__)
+PACKAGE = __name__.rpartition(".")[0]  # pdfdesk.tools: where the tool modules are
 install_log_redaction()  # every front end imports the registry: from here on no log record carries a key
 
 UNTRUSTED_NOTICE = (
@@ -52,15 +56,11 @@ def _fence_content(result: ToolResult) -> None:
         result.details = {**result.details, "untrusted_content": True}
 
 
-# The order tools are listed in (CLI, MCP, model providers), whatever order their modules load in.
-TOOL_ORDER = ("pdf_info", "pdf_extract_text", "pdf_render_page", "pdf_outline", "pdf_search", "pdf",
-              "pdf_annotate", "pdf_export_review")
-
-
 def all_tools() -> list[Tool]:
+    """Every registered tool in its listing place (CLI, MCP, model providers); ties keep the order
+    they were registered in."""
     _load_builtin_tools()
-    rank = {name: position for position, name in enumerate(TOOL_ORDER)}
-    return sorted(TOOLS.values(), key=lambda tool: rank.get(tool.name, len(rank)))
+    return sorted(TOOLS.values(), key=lambda tool: tool.order)
 
 
 def get_tool(name: str) -> Tool | None:
@@ -68,16 +68,20 @@ def get_tool(name: str) -> Tool | None:
     return TOOLS.get(name)
 
 
-def _load_builtin_tools() -> None:
-    # Importing the modules runs their @register decorators; the order is the order tools are listed.
-    import pdfdesk.tools.pdf  # noqa: F401
-    import pdfdesk.tools.pdf_annotate  # noqa: F401
-    import pdfdesk.tools.pdf_export_review  # noqa: F401
-    import pdfdesk.tools.pdf_extract_text  # noqa: F401
-    import pdfdesk.tools.pdf_info  # noqa: F401
-    import pdfdesk.tools.pdf_outline  # noqa: F401
-    import pdfdesk.tools.pdf_render_page  # noqa: F401
-    import pdfdesk.tools.pdf_search  # noqa: F401
+def is_tool_module(name: str) -> bool:
+    """A module of this package named like a tool (`pdf`, `pdf_*`) holds a tool or its facts."""
+    return name == "pdf" or name.startswith("pdf_")
+
+
+@functools.cache
+def _load_builtin_tools() -> tuple[str, ...]:
+    """Import every tool module of this package once (their @register calls fill TOOLS), found by
+    name so that a new tool is its module alone; the modules imported."""
+    package = importlib.import_module(PACKAGE)
+    names = sorted(info.name for info in pkgutil.iter_modules(package.__path__) if is_tool_module(info.name))
+    for name in names:
+        importlib.import_module(f"{PACKAGE}.{name}")
+    return tuple(names)
 
 
 def _validation_message(error: jsonschema.ValidationError) -> str:

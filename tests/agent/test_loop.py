@@ -10,13 +10,15 @@ from typing import Any
 import pytest
 
 from pdfdesk.agent.events import AgentError, CitationFound, Done, TextDelta, ToolCallFinished, ToolCallStarted
-from pdfdesk.agent.prompts import CHAT_TOOLS
 from pdfdesk.agent.session import ChatSession
 from pdfdesk.core.config import ProviderSettings
 from tests.agent.support import TEST_KEYS, provider_urls, set_keys, use_config
 from tests.agent.fake_servers import FakeServer, Turn
 
 pytestmark = pytest.mark.network
+
+# The reading tools, in listing order: all the chat is offered (never pdf, which asks other models).
+CHAT_TOOLS = ["pdf_info", "pdf_extract_text", "pdf_render_page", "pdf_outline", "pdf_search", "pdf_annotate"]
 
 
 async def collect(session: ChatSession, text: str) -> list[Any]:
@@ -96,7 +98,7 @@ def _assert_tools_offered(provider: str, body: dict[str, Any]) -> None:
         names = [t["name"] for t in body["tools"]]
     else:
         names = [t["function"]["name"] for t in body["tools"]]
-    assert names == list(CHAT_TOOLS) and "pdf" not in names
+    assert names == CHAT_TOOLS and "pdf" not in names
 
 
 def _assert_image_sent(provider: str, body: dict[str, Any]) -> None:

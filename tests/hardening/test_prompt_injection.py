@@ -19,7 +19,7 @@ import pymupdf
 import pytest
 
 from pdfdesk.agent.events import AgentEvent, Done, ToolCallFinished, ToolCallStarted
-from pdfdesk.agent.prompts import CHAT_TOOLS, SECURITY
+from pdfdesk.agent.prompts import SECURITY, chat_tools
 from pdfdesk.agent.session import ChatSession
 from pdfdesk.core.config import ProviderSettings
 from pdfdesk.tools import ToolResult, call_tool
@@ -213,7 +213,7 @@ def test_an_obeying_model_cannot_leave_the_attached_document(provider, request, 
     assert "forty-five days" in events[-1].text
     # Only the attached document reached the tools, and only through the read tools.
     assert spy.calls, "the document was never read"
-    assert {name for name, _ in spy.calls} <= set(CHAT_TOOLS)
+    assert {name for name, _ in spy.calls} <= {tool.name for tool in chat_tools()}
     assert {args["path"] for _, args in spy.calls} == {str(brief)}
     assert [name for name, _ in spy.calls] == ["pdf_extract_text", "pdf_info", "pdf_outline", "pdf_render_page"]
 

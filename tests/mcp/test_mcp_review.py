@@ -10,7 +10,7 @@ import pytest
 
 from pdfdesk import mcp_server
 from pdfdesk.core.config import Config
-from pdfdesk.tools import get_tool
+from pdfdesk.tools import all_tools, get_tool
 from tests.hardening.hostile import (
     ATTACK,
     assert_text_keeps_outside_strings_as_data,
@@ -35,8 +35,9 @@ def test_the_hints_say_the_review_tools_write_only_when_allowed():
     assert allowed["pdf_info"] == (True, False, True)
     assert allowed["pdf_annotate"] == (False, True, False)  # each add makes a new note
     assert allowed["pdf_export_review"] == (False, True, True)  # may replace a file when asked
-    assert "Annotation text" in mcp_server.INSTRUCTIONS and "untrusted" in mcp_server.INSTRUCTIONS
-    assert "--allow-annotate" in mcp_server.INSTRUCTIONS
+    instructions = mcp_server.instructions(all_tools())
+    assert "Annotation text" in instructions and "untrusted" in instructions
+    assert "--allow-annotate" in instructions
 
 
 async def test_by_default_clients_list_but_cannot_write(server_home, tmp_path):

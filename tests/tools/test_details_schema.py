@@ -14,7 +14,7 @@ from pdfdesk.core.documents import open_pdf
 from pdfdesk.index.builder import Target, build_index, build_vectors
 from pdfdesk.index.library import Library
 from pdfdesk.tools import all_tools, call_tool, get_tool
-from pdfdesk.tools.details import SUCCESS_DETAILS, ErrorDetails
+from pdfdesk.tools.details import ErrorDetails
 from pdfdesk.tools.json_schema import json_schema
 
 
@@ -58,7 +58,6 @@ def test_the_converter_covers_every_kind_of_hint():
 
 
 def test_every_tool_declares_its_details():
-    assert sorted(tool.name for tool in all_tools()) == sorted(SUCCESS_DETAILS)
     for tool in all_tools():
         schema = tool.output_schema()
         assert schema is not None and schema["type"] == "object", tool.name
