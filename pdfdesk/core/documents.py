@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from pdfdesk.core.errors import (
     NO_PAGES, NOT_A_PDF, PASSWORD_REQUIRED, PDF_ERROR, WRONG_PASSWORD, PdfDeskError,
 )
 from pdfdesk.core.localfile import HeldFile
+from pdfdesk.core.lru import LRU
 from pdfdesk.core.references import PdfSource, locate, reopen
 from pdfdesk.core.sniff import describe_format
 
@@ -108,7 +108,7 @@ class OpenedPdf:
             ) from None
 
 
-_cache: OrderedDict[tuple, OpenedPdf] = OrderedDict()
+_cache: LRU[tuple, OpenedPdf] = LRU(_CACHE_SIZE, on_evict=OpenedPdf.close)  # guarded by MUPDF_LOCK
 
 
 def mupdf_message(exc: BaseException, limit: int = 300) -> str:
@@ -267,18 +267,16 @@ def _load(source: PdfSource, password: str | None, held: HeldFile | None) -> Ope
     """The cached document of `source`'s file, or a new one read through `held` (re-opened and
     checked against the source's identity when the caller has no descriptor)."""
     key = _cache_key(source, password)
-    if key is not None and key in _cache:
+    cached = _cache.get(key) if key is not None else None
+    if cached is not None:
         if held is not None:
             held.close()
-        _cache.move_to_end(key)
-        return _cache[key]
+        return cached
     if held is None and source.data is None:
         held = reopen(source)
     opened = _open_checked(source, password, held)
     if key is not None:
-        _cache[key] = opened
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)[1].close()
+        _cache.put(key, opened)
     return opened
 
 
@@ -350,8 +348,8 @@ def _evict(opened: OpenedPdf) -> None:
 def close_all() -> None:
     """Close every cached document (tests, and before a file is replaced on Windows)."""
     with MUPDF_LOCK:
-        while _cache:
-            _cache.popitem()[1].close()
+        for opened in _cache.clear():
+            opened.close()
 
 
 def forget(path: Path) -> None:
@@ -363,7 +361,8 @@ def forget(path: Path) -> None:
     except OSError:
         file_id = None
     with MUPDF_LOCK:
-        for key, opened in list(_cache.items()):
+        for key, opened in _cache.items():
             source = opened.source
             if str(source.path) in names or str(source.resolved) in names or key[:2] == file_id:
-                _cache.pop(key).close()
+                _cache.pop(key)
+                opened.close()

@@ -39,10 +39,6 @@ class FileIdentity(NamedTuple):
     def of(cls, info: os.stat_result) -> FileIdentity:
         return cls(info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
-    def same_file(self, info: os.stat_result) -> bool:
-        """True when `info` describes this file (whatever happened to its contents since)."""
-        return (self.device, self.inode) == (info.st_dev, info.st_ino)
-
 
 def open_no_follow(path: Path | str) -> int:
     """A read-only descriptor of `path` itself: never through a final symlink, never blocking."""

@@ -11,12 +11,11 @@ query does not re-read the PDF.
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import pymupdf
 
+from pdfdesk.core.lru import SharedLRU
 from pdfdesk.core.text import text_page
 from pdfdesk.index.analysis import analyze, fold, has_arabic, has_cjk
 from pdfdesk.index.query_terms import QueryTerms
@@ -42,17 +41,18 @@ class PageLayout:
     text: str  # the blocks joined, for snippets and CJK substring search
 
 
-_layouts: OrderedDict[tuple[str, int], PageLayout] = OrderedDict()
-_layouts_lock = threading.Lock()
+_layouts: SharedLRU[tuple[str, int], PageLayout] = SharedLRU(LAYOUT_CACHE_PAGES)
 
 
 def page_layout(page: pymupdf.Page, key: tuple[str, int] | None = None) -> PageLayout:
     """Words and blocks of a page; cached under `key` (fingerprint, page number) when given."""
-    if key is not None:
-        with _layouts_lock:
-            if key in _layouts:
-                _layouts.move_to_end(key)
-                return _layouts[key]
+    if key is None:
+        return _read_layout(page)
+    return _layouts.get_or_make(key, lambda: _read_layout(page))
+
+
+def _read_layout(page: pymupdf.Page) -> PageLayout:
+    """One pass over the page's text layer gives both the words (for hits) and the blocks (for excerpts)."""
     textpage = text_page(page)
     words = []
     for x0, y0, x1, y1, word, *_ in page.get_text("words", textpage=textpage):
@@ -61,13 +61,7 @@ def page_layout(page: pymupdf.Page, key: tuple[str, int] | None = None) -> PageL
             words.append(((x0, y0, x1, y1), word, lowered, frozenset(analyze(lowered))))
     blocks = [(tuple(b[:4]), b[4].strip()) for b in page.get_text("blocks", textpage=textpage)
               if b[6] == 0 and b[4].strip()]
-    layout = PageLayout(words, blocks, "\n".join(text for _, text in blocks))
-    if key is not None:
-        with _layouts_lock:
-            _layouts[key] = layout
-            while len(_layouts) > LAYOUT_CACHE_PAGES:
-                _layouts.popitem(last=False)
-    return layout
+    return PageLayout(words, blocks, "\n".join(text for _, text in blocks))
 
 
 def hit_rects(page: pymupdf.Page, layout: PageLayout, terms: QueryTerms) -> tuple[list[pymupdf.Rect], list[str]]:

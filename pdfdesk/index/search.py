@@ -10,7 +10,6 @@ is coming, and the answer says why. A keyword search never loads an embedding mo
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +18,7 @@ from whoosh.qparser import QueryParserError  # type: ignore[attr-defined]
 from pdfdesk.core import paths
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.lru import LRU, SharedLRU
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.index import embedding, semantic
 from pdfdesk.index.builder import Target, vectors_pending
@@ -64,32 +64,28 @@ def _section_at(starts: list[SectionStart], number: int, y: float) -> str | None
     return max(before, key=lambda s: (s.page, s.y)).title if before else None
 
 
-_outlines: OrderedDict[str, list[SectionStart]] = OrderedDict()
-
-
-_placed: OrderedDict[tuple[str, int], list[SectionStart]] = OrderedDict()
+# Both read under the MuPDF lock (inside open_source), which also guards them.
+_outlines: LRU[str, list[SectionStart]] = LRU(32)
+_placed: LRU[tuple[str, int], list[SectionStart]] = LRU(512)
 
 
 def _outline_near(fingerprint: str, outline: list[SectionStart], page: Any) -> list[SectionStart]:
     """The outline with the entries of `page` placed on their title lines (cached per page)."""
     number = page.number + 1
-    key = (fingerprint, number)
-    if key not in _placed:
-        on_page = [s for s in outline if s.page == number]
-        placed = place_on_lines(on_page, {number: page_lines(page)}) if on_page else []
-        _placed[key] = [s for s in outline if s.page != number] + placed if on_page else outline
-        while len(_placed) > 512:
-            _placed.popitem(last=False)
-    return _placed[key]
+    return _placed.get_or_make((fingerprint, number), lambda: _place_page(outline, page, number))
+
+
+def _place_page(outline: list[SectionStart], page: Any, number: int) -> list[SectionStart]:
+    """Reading the page's lines is the costly part, so pages without an outline entry skip it."""
+    on_page = [s for s in outline if s.page == number]
+    if not on_page:
+        return outline
+    return [s for s in outline if s.page != number] + place_on_lines(on_page, {number: page_lines(page)})
 
 
 def _outline_of(fingerprint: str, doc: Any) -> list[SectionStart]:
     """A document's outline entries, read once per document version (under the MuPDF lock)."""
-    if fingerprint not in _outlines:
-        _outlines[fingerprint] = outline_entries(doc)
-        while len(_outlines) > 32:
-            _outlines.popitem(last=False)
-    return _outlines[fingerprint]
+    return _outlines.get_or_make(fingerprint, lambda: outline_entries(doc))
 
 
 def _section_match(hit: dict[str, Any], score: float, found_by: str) -> dict[str, Any]:
@@ -214,15 +210,11 @@ def add_note(details: dict[str, Any], note: str) -> None:
 
 def _stores(index: DocumentIndex) -> semantic.SemanticStore:
     """One SemanticStore per index folder, so its checked chunks stay cached between queries."""
-    store = _semantic_stores.get(index.folder)
-    if store is None:
-        store = _semantic_stores[index.folder] = semantic.SemanticStore(index.folder)
-        while len(_semantic_stores) > 32:
-            _semantic_stores.popitem(last=False)
-    return store
+    return _semantic_stores.get_or_make(index.folder, lambda: semantic.SemanticStore(index.folder))
 
 
-_semantic_stores: OrderedDict[Any, semantic.SemanticStore] = OrderedDict()
+# Searches run on several threads at once (GUI workers, MCP calls) with no lock around this.
+_semantic_stores: SharedLRU[Any, semantic.SemanticStore] = SharedLRU(32)
 
 
 def vectors_embedded(index: DocumentIndex, state: IndexState | None) -> int:

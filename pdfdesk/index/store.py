@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +31,16 @@ from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.index import LockError
 from whoosh.query import Query
-from whoosh.writing import CLEAR
 from whoosh.scoring import BM25F
+from whoosh.writing import CLEAR
 
 from pdfdesk.core import paths
 from pdfdesk.core.atomic import write_json_atomically
+from pdfdesk.core.locks import file_lock
 from pdfdesk.index.analysis import page_analyzer
-from pdfdesk.index.locks import file_lock, lock_path
-from pdfdesk.index.query_parsing import word_parser
+from pdfdesk.index.locks import lock_path
 from pdfdesk.index.postings import PackedPositions
+from pdfdesk.index.query_parsing import word_parser
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
 INDEX_VERSION = 9
@@ -72,7 +73,7 @@ def build_schema(kind: str) -> Schema:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema(kind: str) -> Schema:
     return build_schema(kind)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,6 +20,7 @@ import pymupdf
 
 from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf
 from pdfdesk.core.errors import INVALID_PAGE, VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.lru import LRU
 from pdfdesk.core.text import page_text, text_page
 from pdfdesk.review.records import CONTEXT_CHARS, Annotation, Rect
 from pdfdesk.review.store import AnnotationStore
@@ -126,7 +126,7 @@ class PageTexts:
     def __init__(self, doc: pymupdf.Document) -> None:
         self.doc = doc
         self._loose: dict[int, str] = {}
-        self._maps: OrderedDict[int, PageMap] = OrderedDict()
+        self._maps: LRU[int, PageMap] = LRU(MAPPED_PAGES)
 
     @property
     def page_count(self) -> int:
@@ -139,22 +139,15 @@ class PageTexts:
         return self._loose[page]
 
     def page_map(self, page: int) -> PageMap:
-        found = self._maps.get(page)
-        if found is None:
-            found = self._maps[page] = _build_map(self.doc.load_page(page - 1))
-            while len(self._maps) > MAPPED_PAGES:
-                self._maps.popitem(last=False)
-        else:
-            self._maps.move_to_end(page)
-        return found
+        return self._maps.get_or_make(page, lambda: _build_map(self.doc.load_page(page - 1)))
 
     def text(self, page: int) -> str:
         """The page's normalised text (what `start` offsets count in)."""
         return self.page_map(page).text
 
 
-_texts: OrderedDict[int, PageTexts] = OrderedDict()
 _TEXTS_KEPT = 4  # documents; PyMuPDF's documents take no weak references, so a few are held
+_texts: LRU[int, PageTexts] = LRU(_TEXTS_KEPT)
 
 
 def page_texts(doc: pymupdf.Document | PageTexts) -> PageTexts:
@@ -164,11 +157,8 @@ def page_texts(doc: pymupdf.Document | PageTexts) -> PageTexts:
         return doc
     texts = _texts.get(id(doc))
     if texts is None or texts.doc is not doc or doc.is_closed:
-        texts = _texts[id(doc)] = PageTexts(doc)
-        while len(_texts) > _TEXTS_KEPT:
-            _texts.popitem(last=False)
-    else:
-        _texts.move_to_end(id(doc))
+        texts = PageTexts(doc)
+        _texts.put(id(doc), texts)
     return texts
 
 

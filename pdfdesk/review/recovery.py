@@ -13,14 +13,11 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-try:  # serialises recovery between processes; Windows has no fcntl and recovers unserialised
-    import fcntl
-except ImportError:  # pragma: no cover - not on POSIX
-    fcntl = None  # type: ignore[assignment]
+from pdfdesk.core.locks import file_lock
 
 LOG = logging.getLogger("pdfdesk.review")
 DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
@@ -90,20 +87,14 @@ def salvage(path: Path, columns: str) -> list[tuple]:
 
 @contextmanager
 def _exclusive(path: Path) -> Iterator[None]:
-    """Hold a lock file beside the database so two processes never both move it aside."""
-    if fcntl is None:
+    """Hold a lock file beside the database so two processes never both move it aside. Waits for
+    the other process rather than skipping: the caller re-checks the damage once it holds the lock."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(file_lock(path.with_name(path.name + ".lock"), wait=True))
+        except OSError:  # a read-only folder: the rename below reports the real problem
+            pass
         yield
-        return
-    try:
-        handle = open(path.with_name(path.name + ".lock"), "a+b")
-    except OSError:  # a read-only folder: the rename below reports the real problem
-        yield
-        return
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        yield
-    finally:
-        handle.close()
 
 
 def recover_if_damaged(path: Path, columns: str) -> tuple[Recovery | None, list[tuple]]:

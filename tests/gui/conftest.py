@@ -25,7 +25,8 @@ from pdfdesk.gui import workers  # noqa: E402
 
 
 class StandInView(QWidget):
-    """The DocumentView contract (gui_api.md) with the core doing the opening; no rendering."""
+    """What the window uses of a DocumentView (PageView and its signals), with the core doing the
+    opening; no rendering."""
 
     documentOpened = Signal(int)
     openFailed = Signal(dict)

@@ -1,4 +1,4 @@
-"""The keys a DocumentView handles itself (gui_api: PgUp/PgDn/Home/End, Ctrl +/-, Ctrl+C, Ctrl+F,
+"""The keys a DocumentView handles itself (PgUp/PgDn/Home/End, Ctrl +/-, Ctrl+C, Ctrl+F,
 F3/Shift+F3, Alt+Left/Right), claimed before window shortcuts so menus binding the same keys do
 not make them ambiguous while the view has focus."""
 

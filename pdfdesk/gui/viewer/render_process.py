@@ -203,8 +203,3 @@ def _renderer() -> Callable[[tuple[Any, ...]], Any]:
 
 HELPER = RenderHelper()
 
-
-def _write_all(fd: int, data: memoryview) -> None:
-    done, size = 0, data.nbytes
-    while done < size:
-        done += os.write(fd, data[done:])

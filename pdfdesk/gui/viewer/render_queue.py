@@ -11,7 +11,6 @@ how each job runs is `render_jobs`'; the thread registry is `threads`.
 from __future__ import annotations
 
 import threading
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,7 +69,6 @@ class DocumentWorker(QThread):
         self._sizes_next = 0  # page 1 again too: its rotation matrix is needed for highlights
         self._find: FindTask | None = None
         self._stopping = False
-        self.busy_seconds = 0.0  # time spent in jobs (for the bench)
         self.last_error: str | None = None  # the last unexpected failure of a background job
         threads.register(self)
 
@@ -136,7 +134,6 @@ class DocumentWorker(QThread):
                 job = self._take()
                 if job is None:
                     return
-                started = time.perf_counter()
                 try:
                     job()
                 except Exception as exc:  # never let the thread die silently
@@ -144,7 +141,6 @@ class DocumentWorker(QThread):
                         self.failed.emit(self.token, unexpected_error(exc, "Opening the document"))
                     else:
                         self.last_error = f"{type(exc).__name__}: {exc}"
-                self.busy_seconds += time.perf_counter() - started
         finally:
             if self._document is not None:
                 remove_spool(self._document.spool)

@@ -12,12 +12,12 @@ again after the pages moved.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
 from pdfdesk.core.errors import PASSWORD_REQUIRED, WRONG_PASSWORD
+from pdfdesk.core.lru import LRU
 from pdfdesk.gui.viewer.annotation_layer import AnnotationLayer
 from pdfdesk.gui.viewer.find import FindResults
 from pdfdesk.gui.viewer.history import NavigationHistory, Position
@@ -82,7 +82,7 @@ class DocumentState(QObject):
         self.highlights: tuple[int, list[Rect]] | None = None  # 0-based page, unrotated rects
         self.selection = TextSelection()
         self.selection_text = ""
-        self.page_info: OrderedDict[int, tuple[PageWords, list[Link]]] = OrderedDict()
+        self.page_info: LRU[int, tuple[PageWords, list[Link]]] = LRU(PAGE_INFO_PAGES)
         self.failed_pages: dict[int, str] = {}
         self.matrices: dict[int, tuple[float, ...]] = {}
         self.geometry_known = 0  # pages 0.. below this have their real size and rotation
@@ -257,19 +257,16 @@ class DocumentState(QObject):
         self.overlaysChanged.emit()
 
     def words_of(self, index: int) -> PageWords | None:
-        info = self.page_info.get(index)
+        info = self.page_info.peek(index)
         return info[0] if info is not None else None
 
     def links_of(self, index: int) -> list[Link]:
-        info = self.page_info.get(index)
+        info = self.page_info.peek(index)
         return info[1] if info is not None else []
 
     def set_page_info(self, index: int, words: PageWords, links: list[Link]) -> None:
         """Words and links of a page arrived (the most recent PAGE_INFO_PAGES are kept)."""
-        self.page_info[index] = (words, links)
-        self.page_info.move_to_end(index)
-        while len(self.page_info) > PAGE_INFO_PAGES:
-            self.page_info.popitem(last=False)
+        self.page_info.put(index, (words, links))
         if self.selection.active and index in self.selection.pages():
             self.selection_updated()
 

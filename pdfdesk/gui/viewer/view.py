@@ -1,12 +1,14 @@
-"""DocumentView: one open PDF as a continuous, zoomable strip of pages (the contract in gui_api).
+"""DocumentView: one open PDF as a continuous, zoomable strip of pages. The window and the view
+actions type against `contract.PageView`, so tests can give them a lighter stand-in.
 
 The document's state — pages, sizes, current page, zoom, selection, find hits, history — is a
 `DocumentState` (`self.model`); the view observes it and paints. Everything MuPDF does happens in
-the document's worker (`render_queue`; pixels in the render helper process), which the view asks
-for what the render policy says is needed after every scroll or zoom. This module holds the
-public API and the wiring; geometry (`view_geometry`), the worker's answers and what to render
-(`view_rendering`), painting (`view_painting`), keys (`keyboard`), the mouse (`pointer`) and review
-annotations (`annotation_tools`, `area_tool`, `context_menu`) are mixins.
+the document's worker (`render_queue`; pixels in the render helper process on POSIX once it is up,
+otherwise in the worker's own thread), which the view asks for what the render policy says is
+needed after every scroll or zoom. This module holds the public API and the wiring; geometry
+(`view_geometry`), the worker's answers and what to render (`view_rendering`), painting
+(`view_painting`), keys (`keyboard`), the mouse (`pointer`) and review annotations
+(`annotation_tools`, `area_tool`, `context_menu`) are mixins.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
     currentPageChanged = Signal(int)  # 1-based
     zoomChanged = Signal(float)
     historyChanged = Signal(bool, bool)  # can go back, can go forward
+    # beyond PageView: for the document tab, the review controller, the self-test and the panels
     firstPagePainted = Signal()
     selectionChanged = Signal(str)
     annotateRequested = Signal(dict)  # pending_id, kind, page, quote, rects, color: store it
@@ -68,7 +71,6 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
     annotationActivated = Signal(str)  # id double-clicked: open its editor
     annotationEditRequested = Signal(str)
     annotationDeleteRequested = Signal(str)
-    # beyond the contract
     areaToolChanged = Signal(bool)  # the area tool was turned on or off (menus keep a check mark)
     previewReady = Signal(int)  # 0-based page whose small preview image arrived (thumbnails)
     pageSizesChanged = Signal()  # real page sizes replaced stand-ins (thumbnails re-measure)
@@ -92,7 +94,6 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
 
         self.open_external_links = True
         self.model = DocumentState(self)
-        self._password: str | None = None
         self._worker: DocumentWorker | None = None
         self._tiles: ByteBudgetCache[tiles.TileKey, QImage] = ByteBudgetCache(
             _image_bytes, lambda key: key.page, cache_budget)
@@ -195,7 +196,6 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
         """Start opening `reference` in the worker; ends in documentOpened, openFailed or passwordRequired."""
         self._discard_document()
         self.model.begin_open(reference)
-        self._password = password
         self.open_started_at = time.perf_counter()
         self.first_painted_at = None
         self._first_painted = False

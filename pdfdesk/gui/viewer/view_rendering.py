@@ -214,8 +214,5 @@ class ViewRendering:
         if self._worker is not None and self.model.is_open:
             self._worker.set_thumbnails([(i, scale) for i in indices if 0 <= i < self.page_count])
 
-    def worker_busy_seconds(self) -> float:
-        return self._worker.busy_seconds if self._worker is not None else 0.0
-
     def pending_requests(self) -> int:
         return self._worker.pending() if self._worker is not None else 0
