@@ -17,7 +17,7 @@ from pdfdesk.core.paths import (
     unwritable_reason,
 )
 from pdfdesk.index import embedding
-from pdfdesk.index.library import FAILED, Library, sync_index
+from pdfdesk.index.library import FAILED, Library, build_library_index, hand_to_owner, sync_index
 from pdfdesk.index.owner import KEYWORD, default_owner, stage_needed
 
 
@@ -38,6 +38,19 @@ class _Bar:
                          f"{label}{rate}\033[K")
         if done >= total:
             sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+class _LibraryBar:
+    """One line for the library index, redrawn in place: pages of the whole run and the rate."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+
+    def __call__(self, name: str, done: int, total: int) -> None:
+        elapsed = time.monotonic() - self.started
+        rate = f" {done / elapsed:,.0f} p/s" if elapsed > 0.2 else ""
+        sys.stderr.write(f"\rlibrary index [{name[:34]:34}] {done:,}/{total:,} pages{rate}\033[K")
         sys.stderr.flush()
 
 
@@ -75,7 +88,12 @@ def _index_paths(paths: list[str]) -> int:
         return 1
     started = time.monotonic()
     owner = default_owner()
-    handed = library.register(owner.queue)
+    handed = library.register()
+    if handed:  # every document's pages into the library index first: library search works from here on
+        built = build_library_index(handed, library, progress=_LibraryBar())
+        sys.stderr.write(f"\rlibrary index: {built.documents} document{'s' * (built.documents != 1)}, "
+                         f"{built.pages:,} pages in {time.monotonic() - started:.1f} s\033[K\n")
+        hand_to_owner(handed, owner.queue)
     wanted = {entry.fingerprint for entry in handed if entry.fingerprint}
     for entry in library.entries():  # indexed before, but without vectors a model could make now
         if entry.path in {e.path for e in added} and entry.fingerprint and entry.fingerprint not in wanted \

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from pdfdesk.core import paths
 
@@ -42,8 +43,15 @@ def database_path() -> Path:
     return paths.indices_dir() / DATABASE_FILE
 
 
-class DatabaseDamaged(Exception):
-    """The file is not a database SQLite can read; it has been set aside."""
+def first_row(cursor: sqlite3.Cursor) -> tuple[Any, ...] | None:
+    """The first row of a query, with the statement finished: a statement left half-read keeps its
+    read transaction open, and the connection then goes on seeing the database as it was, missing
+    what other processes (the indexing children) have committed since."""
+    try:
+        rows = cursor.fetchmany(1)
+    finally:
+        cursor.close()
+    return rows[0] if rows else None
 
 
 def _as_os_error(exc: sqlite3.Error) -> OSError | None:

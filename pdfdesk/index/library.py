@@ -192,8 +192,9 @@ class Library:
     def register(self, queue: IndexQueue | None = None) -> list[LibraryEntry]:
         """Learn the fingerprint of every queued or interrupted document (opening each once) and mark
         it `indexing`; unchanged files already in the library index are only marked `indexed`. With
-        a queue, each document is also handed to the indexing owner for its own index (sections,
-        vectors; the page text it needs is in the record by then). Returns the entries to index."""
+        a queue, each document is also handed to the indexing owner for its own index at once
+        (`hand_to_owner` does it later, once the record holds the page text). Returns the entries
+        to index."""
         handed = []
         held = SqliteLibrary(self.database).fingerprints()
         for entry in self.pending():
@@ -241,10 +242,10 @@ class Library:
         (in child processes, many documents each), then each document's own index and vectors
         through the indexing owner (a document another process is building is waited for)."""
         owner = owner or default_owner()
-        handed = self.register(owner.queue)
+        handed = self.register()
         if handed:
-            build_library_index(handed, self, cancel=cancel,
-                                progress=(lambda name, done, total: progress(name, done, total)) if progress else None)
+            build_library_index(handed, self, cancel=cancel, progress=progress)
+            hand_to_owner(handed, owner.queue)
             stage_progress = (lambda name, stage, done, total: progress(name, done, total)
                               if stage == KEYWORD else None) if progress else None
             owner.drain(only={e.fingerprint for e in handed if e.fingerprint}, progress=stage_progress,
@@ -252,6 +253,14 @@ class Library:
         self.settle(owner.queue)
         sync_index(library=self)
         return handed
+
+
+def hand_to_owner(entries: list[LibraryEntry], queue: IndexQueue) -> None:
+    """Queue each document's own index (pages, sections) and vectors, once its page text is in the
+    record: the owner's stages then read the record instead of the PDF."""
+    for entry in entries:
+        if entry.fingerprint:
+            queue.add(entry.fingerprint, entry.path, entry.name)
 
 
 # -- the library index ------------------------------------------------------------------------

@@ -24,11 +24,28 @@ import sqlite3
 import zlib
 from collections.abc import Iterable, Sequence
 
-from whoosh.query import And, AndMaybe, AndNot, DisjunctionMax, Not, NullQuery, Or, Phrase, Prefix, Query, Term
+from whoosh.query import (
+    And,
+    AndMaybe,
+    AndNot,
+    DisjunctionMax,
+    Not,
+    NullQuery,
+    Or,
+    Phrase,
+    Prefix,
+    Query,
+    Term,
+)
 
 from pdfdesk.index.analysis import GRAM_MARK, tokens
 from pdfdesk.index.backend import ALL_WORDS, BackendState, Hit
-from pdfdesk.index.database import Database, collection_database, register_schema
+from pdfdesk.index.database import (
+    Database,
+    collection_database,
+    first_row,
+    register_schema,
+)
 from pdfdesk.index.store import INDEX_VERSION
 
 GRAM_GAP = "z"  # between two words' trigrams, so a phrase of trigrams never runs across words
@@ -139,7 +156,7 @@ class SqliteLibrary:
         with self.database.writing() as db:
             for fingerprint, pages in prepared:
                 self._remove(db, fingerprint)
-                (top,) = db.execute("SELECT COALESCE(MAX(row), 0) FROM lib_rows").fetchone()
+                (top,) = first_row(db.execute("SELECT COALESCE(MAX(row), 0) FROM lib_rows"))
                 first = top + 1
                 cursor = db.execute("INSERT INTO lib_docs (fingerprint, version, first_row, pages) VALUES (?, ?, ?, ?)",
                                     (fingerprint, INDEX_VERSION, first, len(pages)))
@@ -159,7 +176,7 @@ class SqliteLibrary:
                 self._remove(db, fingerprint)
 
     def _remove(self, db: sqlite3.Connection, fingerprint: str) -> None:
-        row = db.execute("SELECT id FROM lib_docs WHERE fingerprint = ?", (fingerprint,)).fetchone()
+        row = first_row(db.execute("SELECT id FROM lib_docs WHERE fingerprint = ?", (fingerprint,)))
         if row is None:
             return
         for number, blob in db.execute("SELECT row, tokens FROM lib_rows WHERE doc = ?", (row[0],)).fetchall():
@@ -187,7 +204,7 @@ class SqliteLibrary:
     def state(self) -> BackendState:
         try:
             with self.database.reading() as db:
-                documents, pages = db.execute("SELECT COUNT(*), COALESCE(SUM(pages), 0) FROM lib_docs").fetchone()
+                documents, pages = first_row(db.execute("SELECT COUNT(*), COALESCE(SUM(pages), 0) FROM lib_docs"))
         except OSError:
             return BackendState(0, 0)
         return BackendState(int(documents), int(pages))
@@ -195,8 +212,8 @@ class SqliteLibrary:
     def holds(self, term: str) -> bool:
         try:
             with self.database.reading() as db:
-                return db.execute("SELECT 1 FROM lib_fts WHERE lib_fts MATCH ? LIMIT 1",
-                                  (token(term),)).fetchone() is not None
+                return first_row(db.execute("SELECT 1 FROM lib_fts WHERE lib_fts MATCH ? LIMIT 1",
+                                  (token(term),))) is not None
         except (OSError, sqlite3.Error):
             return False
 

@@ -15,10 +15,10 @@ from whoosh.query import AndNot, Query
 
 from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit
 from pdfdesk.index.library_fts import SqliteLibrary, Untranslatable, fts_expression
+from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.relaxed_scoring import WordsOr
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.store import PAGES, _schema
-from pdfdesk.index.query_parsing import word_parser
 
 RELAX_BELOW = 3
 CANDIDATES = 200  # partial matches scored for how many words they hold

@@ -23,8 +23,17 @@ from dataclasses import dataclass
 import pymupdf
 
 from pdfdesk.core.text import TEXT_FLAGS, page_text, text_page
-from pdfdesk.index.analysis import has_arabic, has_presentation_forms, space_presentation_words
-from pdfdesk.index.database import Database, collection_database, register_schema
+from pdfdesk.index.analysis import (
+    has_arabic,
+    has_presentation_forms,
+    space_presentation_words,
+)
+from pdfdesk.index.database import (
+    Database,
+    collection_database,
+    first_row,
+    register_schema,
+)
 
 RECORD_VERSION = 1
 TEXT_LAYER, OCR = "text", "ocr"
@@ -134,17 +143,17 @@ class PageTextStore:
     def state(self, fingerprint: str) -> RecordState | None:
         """None when nothing of this version is stored (or it was stored by an older extraction)."""
         with self.database.reading() as db:
-            row = db.execute("SELECT version, pages_total FROM page_docs WHERE fingerprint = ?",
-                             (fingerprint,)).fetchone()
+            row = first_row(db.execute("SELECT version, pages_total FROM page_docs WHERE fingerprint = ?",
+                             (fingerprint,)))
             if row is None or row[0] != RECORD_VERSION:
                 return None
-            (stored,) = db.execute("SELECT COUNT(*) FROM page_text WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            (stored,) = first_row(db.execute("SELECT COUNT(*) FROM page_text WHERE fingerprint = ?", (fingerprint,)))
         return RecordState(row[1], stored)
 
     def texts(self, fingerprint: str, first: int, last: int) -> dict[int, str]:
         """The stored text of pages first..last (those stored; a page missing is not in the dict)."""
         with self.database.reading() as db:
-            row = db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            row = first_row(db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)))
             if row is None or row[0] != RECORD_VERSION:
                 return {}
             return dict(db.execute("SELECT page, text FROM page_text WHERE fingerprint = ? AND page BETWEEN ? AND ?",
@@ -157,7 +166,7 @@ class PageTextStore:
             return {}
         found: dict[int, PageText] = {}
         with self.database.reading() as db:
-            row = db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            row = first_row(db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)))
             if row is None or row[0] != RECORD_VERSION:
                 return {}
             for start in range(0, len(wanted), 500):
@@ -173,7 +182,7 @@ class PageTextStore:
         """Store pages of a document in one transaction (a page stored again is replaced)."""
         rows = [(fingerprint, r.page, r.source, r.confidence, r.text, pack_words(r.words)) for r in records]
         with self.database.writing() as db:
-            row = db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            row = first_row(db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)))
             if row is not None and row[0] != RECORD_VERSION:
                 db.execute("DELETE FROM page_text WHERE fingerprint = ?", (fingerprint,))
             db.execute("INSERT OR REPLACE INTO page_docs (fingerprint, version, pages_total) VALUES (?, ?, ?)",

@@ -36,9 +36,10 @@ def test_add_queue_process_and_skip_unchanged(tmp_path, monkeypatch):
     def no_open(*args, **kwargs):
         raise AssertionError("an unchanged file was opened")
 
+    real_open = module.open_pdf
     monkeypatch.setattr(module, "open_pdf", no_open)
     library.process()
-    monkeypatch.undo()
+    monkeypatch.setattr(module, "open_pdf", real_open)  # not undo(): that would drop PDFDESK_HOME too
     # a changed file is queued again
     text_pdf(folder / "one.pdf", pages=4)
     library.add([str(folder)])
