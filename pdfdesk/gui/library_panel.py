@@ -2,28 +2,59 @@
 
 Adding files or folders queues them with the indexing owner (restart-safe: the queue lives in the
 app data folder), and a worker job follows their progress. The list is re-read from the library
-file in a worker, so another process (the MCP server) indexing the same library shows up too.
+file in a worker, so another process (the MCP server) indexing the same library shows up too. The
+rows live in a table model (`library_model`), so a library of 100,000 documents costs the view
+only the rows it paints.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFileDialog, QLabel, QProgressBar, QPushButton, QTreeWidget,
-    QTreeWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QFileDialog,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
 )
 
 from pdfdesk.gui import workers
 from pdfdesk.gui.flow_layout import FlowLayout
+from pdfdesk.gui.library_model import (
+    HEADERS,
+    NAME,
+    PAGES,
+    PATH_ROLE,
+    R_PATH,
+    R_STATUS,
+    STATUS,
+    STATUS_TEXT,
+    UNSORTED,
+    LibraryModel,
+    summary_text,
+)
+from pdfdesk.gui.progress_line import ProgressLine, page_counts
 from pdfdesk.tools.details import ErrorDetails
 
 REFRESH_MS = 1000
-STATUS_TEXT = {"queued": "⏳ queued", "indexing": "⟳ indexing", "indexed": "✓ indexed", "failed": "✗ failed"}
-PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+FILTER_DELAY_MS = 150  # typing pauses this long before a large library is filtered again
+PENDING = ("queued", "indexing")
+FINISHED = ("indexed", "failed")
 Progress = Callable[[Any], None]
 
 
@@ -63,40 +94,42 @@ def reindex(paths: list[str]) -> None:
     library.add(paths)
 
 
-FOLLOW_S = 0.3
 
 
 def process_queue(job: workers.Job, progress: Progress) -> int:
-    """Worker: hand queued documents to the indexing owner (which builds them in child processes)
-    and follow them until all are done or the job is cancelled; returns files handed over."""
+    """Worker: put queued documents into the library index (child processes, many documents each),
+    then hand them to the indexing owner for their own indices and vectors, which it builds in the
+    background; returns files handed over."""
+    from pdfdesk.index.library import build_library_index, hand_to_owner, sync_in_child
     from pdfdesk.index.owner import default_owner
-    from pdfdesk.index.store import DocumentIndex
 
     owner = default_owner()
     library = _library()
-    handed = library.register(owner.queue)
+    handed = library.register()
+    build_library_index(handed, library, progress=lambda name, done, total: progress((name, done, total)),
+                        cancel=job.cancel_event)
+    hand_to_owner(handed, owner.queue)
     owner.start()
-    waiting = {entry.fingerprint: entry.name for entry in handed if entry.fingerprint}
-    while waiting and not job.cancel_event.is_set():
-        for fingerprint, name in list(waiting.items()):
-            state = DocumentIndex(fingerprint).read_state()
-            job_left = owner.queue.get(fingerprint)
-            if (state is not None and state.complete) or job_left is None or job_left.failed:
-                waiting.pop(fingerprint)
-            elif state is not None:
-                progress((name, state.pages_indexed, state.pages_total))
-        job.cancel_event.wait(FOLLOW_S)
     library.settle(owner.queue)
     if not job.cancel_event.is_set():
-        from pdfdesk.index.library import sync_in_child
-
         sync_in_child(cancel=job.cancel_event)
     return len(handed)
 
 
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs of consecutive rows: few selection ranges to restore."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
 class LibraryPanel(QWidget):
     documentActivated = Signal(str)
-    refreshed = Signal(int)  # number of entries shown
+    refreshed = Signal(int)  # number of entries in the library
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -104,6 +137,10 @@ class LibraryPanel(QWidget):
         self._job: workers.Job | None = None
         self._again = False
         self._refreshing = False
+        self._kept: tuple[set[str], str | None] = (set(), None)
+        self._run_paths: set[str] = set()
+        self._run_done = 0
+        self._last_progress: tuple[str, int, int] | None = None
         self._build()
         self._timer = QTimer(self)
         self._timer.setInterval(REFRESH_MS)
@@ -113,6 +150,43 @@ class LibraryPanel(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(self._build_buttons())
+        self.progress_caption = QLabel(self)
+        self.progress_caption.setObjectName("libraryProgressCaption")
+        self.progress_caption.hide()
+        layout.addWidget(self.progress_caption)
+        self.progress = QProgressBar(self)
+        self.progress.setObjectName("libraryProgress")
+        self.progress.setMaximumHeight(16)
+        self.progress.hide()
+        layout.addWidget(self.progress)
+        self._progress_line = ProgressLine(self.progress, self.progress_caption)
+        self.filter = QLineEdit(self)
+        self.filter.setObjectName("libraryFilter")
+        self.filter.setPlaceholderText("Filter by name or folder")
+        self.filter.setClearButtonEnabled(True)
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(FILTER_DELAY_MS)
+        self._filter_timer.timeout.connect(self.apply_filter)
+        self.filter.textChanged.connect(lambda _text: self._filter_timer.start())
+        layout.addWidget(self.filter)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("librarySummary")
+        self.summary.setWordWrap(True)
+        self.summary.hide()
+        layout.addWidget(self.summary)
+        self.model = LibraryModel(self)
+        self.model.modelAboutToBeReset.connect(self._keep_selection)
+        self.view = self._build_view()
+        self.model.modelReset.connect(self._restore_selection)  # after the view's own reset, which clears it
+        layout.addWidget(self.view, 1)
+        self.empty = QLabel("The library is empty. Add PDFs or folders to index them for library-wide search.", self)
+        self.empty.setWordWrap(True)
+        layout.addWidget(self.empty)
+        self._show_summary()
+
+    def _build_buttons(self) -> FlowLayout:
         buttons = FlowLayout()
         self.add_files_button = QPushButton("Add files…", self)
         self.add_files_button.clicked.connect(self._choose_files)
@@ -125,24 +199,34 @@ class LibraryPanel(QWidget):
         self.reindex_button.clicked.connect(self.reindex_selected)
         for button in (self.add_files_button, self.add_folder_button, self.remove_button, self.reindex_button):
             buttons.addWidget(button)
-        layout.addLayout(buttons)
-        self.progress = QProgressBar(self)
-        self.progress.setObjectName("libraryProgress")
-        self.progress.setMaximumHeight(16)
-        self.progress.hide()
-        layout.addWidget(self.progress)
-        self.tree = QTreeWidget(self)
-        self.tree.setObjectName("libraryTree")
-        self.tree.setColumnCount(4)
-        self.tree.setHeaderLabels(["Document", "Index", "Pages", "Folder"])
-        self.tree.setRootIsDecorated(False)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.tree.itemActivated.connect(lambda item, _col: self.documentActivated.emit(item.data(0, PATH_ROLE)))
-        self.tree.itemDoubleClicked.connect(lambda item, _col: self.documentActivated.emit(item.data(0, PATH_ROLE)))
-        layout.addWidget(self.tree, 1)
-        self.empty = QLabel("The library is empty. Add PDFs or folders to index them for library-wide search.", self)
-        self.empty.setWordWrap(True)
-        layout.addWidget(self.empty)
+        return buttons
+
+    def _build_view(self) -> QTreeView:
+        """A flat, sortable list: uniform rows (the view need not measure 100,000 of them), fixed
+        widths for the short columns (sizing them to contents would read every row)."""
+        view = QTreeView(self)
+        view.setObjectName("libraryTree")
+        view.setModel(self.model)
+        view.setRootIsDecorated(False)
+        view.setItemsExpandable(False)
+        view.setUniformRowHeights(True)
+        view.setAllColumnsShowFocus(True)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        view.activated.connect(self._activated)
+        header = view.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSortIndicatorClearable(True)
+        metrics = view.fontMetrics()
+        header.resizeSection(NAME, metrics.horizontalAdvance("x" * 22))
+        header.resizeSection(STATUS, metrics.horizontalAdvance(f"{STATUS_TEXT['indexing']}  ") + 24)
+        header.resizeSection(PAGES, max(metrics.horizontalAdvance("100,000"),
+                                        metrics.horizontalAdvance(HEADERS[PAGES])) + 24)
+        view.setSortingEnabled(True)
+        header.setSortIndicator(UNSORTED, Qt.SortOrder.AscendingOrder)  # newest first until a header is clicked
+        return view
 
     # -- listing -----------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -157,43 +241,67 @@ class LibraryPanel(QWidget):
         self.empty.show()
 
     def _show(self, entries: list[Any]) -> None:
-        """Update rows in place (a large library refreshes every second while indexing)."""
+        """Hand the listing to the model, which tells the view only what changed (a large library
+        is re-read every second while indexing)."""
         self._refreshing = False
-        rows = {self.tree.topLevelItem(i).data(0, PATH_ROLE): self.tree.topLevelItem(i)
-                for i in range(self.tree.topLevelItemCount())}
-        wanted = {entry.path for entry in entries}
-        for path, item in rows.items():
-            if path not in wanted:
-                self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(item))
-        for position, entry in enumerate(entries):
-            item = rows.get(entry.path)
-            if item is None:
-                item = QTreeWidgetItem()
-                item.setData(0, PATH_ROLE, entry.path)
-                item.setToolTip(0, entry.path)
-                item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.tree.insertTopLevelItem(position, item)
-            texts = (entry.name, STATUS_TEXT.get(entry.status, entry.status), str(entry.pages or ""),
-                     str(Path(entry.path).parent))
-            for column, text in enumerate(texts):
-                if item.text(column) != text:
-                    item.setText(column, text)
-            item.setToolTip(1, entry.error or "")
-        if len(rows) != len(entries) or not rows:
-            for column in range(3):
-                self.tree.resizeColumnToContents(column)
+        self.model.set_entries(entries)
+        self._show_summary()
+        self.summary.setVisible(bool(entries))  # an empty library has the `empty` label instead
         self.empty.setVisible(not entries)
-        if not self.processing and not any(e.status in ("queued", "indexing") for e in entries):
+        self._count_run(entries)
+        if not self.processing and not self.model.summary().queued:
             self._timer.stop()
         self.refreshed.emit(len(entries))
 
+    def _show_summary(self) -> None:
+        filtered = bool(self.model.filter_text().split())
+        self.summary.setText(summary_text(self.model.summary(), self.model.rowCount() if filtered else None))
+
+    def apply_filter(self) -> None:
+        """Narrow the rows to names or folders holding every word typed (the summary keeps counting
+        the whole library)."""
+        self._filter_timer.stop()
+        self.model.set_filter(self.filter.text())
+        self._show_summary()
+
     def entries_shown(self) -> list[tuple[str, str]]:
-        """(path, status text) of each row: what a user sees (tests)."""
-        return [(self.tree.topLevelItem(i).data(0, PATH_ROLE), self.tree.topLevelItem(i).text(1))
-                for i in range(self.tree.topLevelItemCount())]
+        """(path, status text) of each row as displayed: filtered and sorted (tests)."""
+        return [(row[R_PATH], STATUS_TEXT.get(row[R_STATUS], row[R_STATUS])) for row in self.model.rows()]
 
     def selected_paths(self) -> list[str]:
-        return [item.data(0, PATH_ROLE) for item in self.tree.selectedItems()]
+        """Paths of the selected rows, in display order."""
+        rows: set[int] = set()
+        for selected in self.view.selectionModel().selection():
+            rows.update(range(selected.top(), selected.bottom() + 1))
+        return [self.model.path_at(row) for row in sorted(rows)]
+
+    def _activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.documentActivated.emit(index.data(PATH_ROLE))
+
+    def _keep_selection(self) -> None:
+        """Before the rows are replaced: which documents were selected and current."""
+        current = self.view.selectionModel().currentIndex()
+        self._kept = (set(self.selected_paths()), current.data(PATH_ROLE) if current.isValid() else None)
+
+    def _restore_selection(self) -> None:
+        """After the rows are replaced: select the same documents wherever they are now."""
+        selected, current = self._kept
+        self._kept = (set(), None)
+        if not selected and current is None:
+            return
+        rows = self.model.rows()
+        model = self.view.selectionModel()
+        if current is not None:
+            row = self.model.row_of_path(current)
+            if row is not None:
+                model.setCurrentIndex(self.model.index(row, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
+        selection = QItemSelection()
+        last = len(HEADERS) - 1
+        for first, end in _runs([i for i, row in enumerate(rows) if row[R_PATH] in selected]):
+            selection.select(self.model.index(first, 0), self.model.index(end, last))
+        if not selection.isEmpty():
+            model.select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
     # -- changes -----------------------------------------------------------------------------
     def _choose_files(self) -> None:
@@ -235,22 +343,41 @@ class LibraryPanel(QWidget):
             self._again = True
             return
         self._again = False
-        self.progress.setRange(0, 0)
-        self.progress.setFormat("Indexing…")
-        self.progress.show()
+        self._run_paths, self._run_done, self._last_progress = set(), 0, None
+        self._progress_line.busy("Indexing…", "Library index: reading the new documents…")
         self._timer.start()
         self._job = workers.submit(process_queue, owner=self, with_job=True, on_progress=self._progressed,
                                    on_done=self._processed, on_error=lambda _d: self._processed(0))
 
+    def _count_run(self, entries: list[Any]) -> None:
+        """The documents of this run: every one seen waiting since it started, and how many of
+        them are finished (the progress messages count pages, the listing counts documents)."""
+        if not self.processing:
+            return
+        self._run_paths.update(entry.path for entry in entries if entry.status in PENDING)
+        if self._run_paths:
+            self._run_done = sum(1 for entry in entries if entry.status in FINISHED and entry.path in self._run_paths)
+        if self._last_progress is not None:
+            self._show_progress()
+
     def _progressed(self, value: tuple[str, int, int]) -> None:
-        name, done, total = value
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.progress.setFormat(f"Indexing {name}: {done} of {total} pages")
+        """Pages over the whole run (every document being added), from the library index build."""
+        self._last_progress = value
+        self._show_progress()
+
+    def _show_progress(self) -> None:
+        assert self._last_progress is not None
+        name, done, total = self._last_progress
+        text = f"Library index: {done:,} of {total:,} pages"
+        if self._run_paths:
+            text += f" · {self._run_done:,} of {len(self._run_paths):,} documents"
+        self._progress_line.report(done, total, page_counts(done, total),
+                                   caption=text + ("\nlatest: {name}" if name else ""), name=name,
+                                   tooltip=text + (f" · latest: {name}" if name else ""))
 
     def _processed(self, _count: int) -> None:
         self._job = None
-        self.progress.hide()
+        self._progress_line.hide()
         self.refresh()
         if self._again:
             self.start_processing()
@@ -269,4 +396,3 @@ class LibraryPanel(QWidget):
     def closeEvent(self, event: Any) -> None:
         self.stop_processing()
         super().closeEvent(event)
-

@@ -21,6 +21,7 @@ from pdfdesk.core.references import display_name
 from pdfdesk.gui import theme, workers
 from pdfdesk.gui.flow_layout import FlowLayout, labelled
 from pdfdesk.gui.indexing import IndexProgress
+from pdfdesk.gui.progress_line import ProgressLine, page_counts
 from pdfdesk.gui.richtext import esc, highlight_terms, join_nonempty
 from pdfdesk.gui.tool_calls import call_tool_in_worker
 from pdfdesk.tools.contract import ToolResult
@@ -195,12 +196,17 @@ class SearchPanel(QWidget):
         for label, combo in (("Mode", self.mode), ("By", self.granularity), ("In", self.scope)):
             options.addWidget(labelled(label, combo, self))
         layout.addLayout(options)
+        self.progress_caption = QLabel(self)
+        self.progress_caption.setObjectName("searchIndexCaption")
+        self.progress_caption.hide()
+        layout.addWidget(self.progress_caption)
         self.progress = QProgressBar(self)
         self.progress.setObjectName("searchIndexProgress")
         self.progress.setTextVisible(True)
         self.progress.setMaximumHeight(16)
         self.progress.hide()
         layout.addWidget(self.progress)
+        self._progress_line = ProgressLine(self.progress, self.progress_caption)
         self.status = QLabel(self)
         self.status.setObjectName("searchStatus")
         self.status.setWordWrap(True)
@@ -349,12 +355,14 @@ class SearchPanel(QWidget):
 
     # -- indexing progress -------------------------------------------------------------------
     def show_index_progress(self, progress: IndexProgress | None) -> None:
-        """The current document's build: a bar while it runs, hidden when complete."""
+        """The current document's build: a bar while it runs, hidden when complete. The dock is
+        narrow, so the bar only counts pages; the file name and the reassurance that search works
+        meanwhile are in a wrapped caption above it (and the whole sentence in the tooltips)."""
         if progress is None or progress.complete or progress.error or not progress.pages_total:
-            self.progress.hide()
+            self._progress_line.hide()
             return
-        self.progress.setRange(0, progress.pages_total)
-        self.progress.setValue(progress.pages_done)
-        self.progress.setFormat(f"Indexing {progress.name}: {progress.pages_done} of {progress.pages_total} pages"
-                                " (search works meanwhile)")
-        self.progress.show()
+        done, total = progress.pages_done, progress.pages_total
+        self._progress_line.report(
+            done, total, page_counts(done, total), caption="Indexing {name} · search works meanwhile",
+            name=progress.name,
+            tooltip=f"Indexing {progress.name}: {done:,} of {total:,} pages (search works meanwhile)")

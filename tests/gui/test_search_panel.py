@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from pdfdesk.gui.search_panel import result_html
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QLabel, QProgressBar
+
+from pdfdesk.gui.indexing import IndexProgress
+from pdfdesk.gui.progress_line import BAR_MARGIN, ProgressLine, page_counts
+from pdfdesk.gui.search_panel import SearchPanel, result_html
 from tests.gui.conftest import view_highlights
 from tests.gui.test_app_window import WAIT_MS, wait_open
 
@@ -13,8 +18,11 @@ def test_indexing_progress_is_shown_and_search_works_meanwhile(qtbot, make_windo
     panel = window.search_panel
     # opening the document started its index build; its progress shows in the panel and status bar
     qtbot.waitUntil(lambda: panel.progress.isVisible() and window.index_progress.isVisible(), timeout=WAIT_MS)
-    assert panel.progress.format().startswith("Indexing long-1500.pdf:") and "of 1500 pages" in panel.progress.format()
+    assert panel.progress_caption.text().startswith("Indexing long-1500.pdf") and panel.progress_caption.isVisible()
+    assert "/ 1,500" in panel.progress.text() or panel.progress.text().endswith("%")
+    assert panel.progress.toolTip().startswith("Indexing long-1500.pdf:") and "of 1,500 pages" in panel.progress.toolTip()
     assert panel.progress.maximum() == 1500
+    assert bar_text_fits(panel.progress)  # the dock is narrow as the window first opens
     panel.query.setText("Keyword42")
     with qtbot.waitSignal(panel.searchFinished, timeout=WAIT_MS) as finished:
         panel.search()
@@ -30,6 +38,7 @@ def test_indexing_progress_is_shown_and_search_works_meanwhile(qtbot, make_windo
     assert view_highlights(view)[0] == match["page"]
     # when the build ends the bars go away
     qtbot.waitUntil(lambda: not panel.progress.isVisible() and not window.index_progress.isVisible(), timeout=120_000)
+    assert not panel.progress_caption.isVisible()
 
 
 def test_result_html_escapes_the_document_and_bolds_hits():
@@ -53,3 +62,56 @@ def test_searching_without_a_document_explains(qtbot, make_window):
     window.search_panel.query.setText("  ")
     window.search_panel.search()
     assert "Type what to look for" in window.search_panel.status.text()
+
+
+def bar_text_fits(bar) -> bool:
+    return QFontMetrics(bar.font()).horizontalAdvance(bar.text()) <= bar.width() - BAR_MARGIN
+
+
+def test_indexing_progress_fits_a_narrow_panel(qtbot):
+    panel = SearchPanel(lambda: None)
+    qtbot.addWidget(panel)
+    panel.resize(300, 400)
+    panel.show()
+    long_name = "r-fullrefman-the-complete-reference-manual-for-version-4.4.1-with-all-appendices.pdf"
+    for name in ("r-fullrefman.pdf", long_name):
+        panel.show_index_progress(IndexProgress("/docs/" + name, name, 1500, 2415, complete=False))
+        qtbot.waitUntil(lambda: panel.progress.isVisible() and panel.progress.width() <= 300, timeout=WAIT_MS)
+        bar = panel.progress
+        assert bar.text() == "1,500 / 2,415 pages" and bar_text_fits(bar)
+        full = f"Indexing {name}: 1,500 of 2,415 pages (search works meanwhile)"
+        assert bar.toolTip() == full and panel.progress_caption.toolTip() == full
+        caption = panel.progress_caption
+        assert caption.isVisible() and caption.text().endswith("· search works meanwhile")
+        shown_name = caption.text().split(" · ")[0].removeprefix("Indexing ")  # wraps onto a line of its own
+        assert QFontMetrics(caption.font()).horizontalAdvance(shown_name) <= caption.contentsRect().width()
+    assert "…" in panel.progress_caption.text()  # the long name, elided in the middle
+    assert panel.progress_caption.text().startswith("Indexing r-full") and ".pdf ·" in panel.progress_caption.text()
+    # as narrow as the panel goes, the text still fits (a shorter form if need be); wider, the name is whole
+    panel.resize(panel.minimumSizeHint().width(), 400)
+    qtbot.waitUntil(lambda: panel.progress.width() < 250, timeout=WAIT_MS)
+    assert panel.progress.text() in ("1,500 / 2,415 pages", "1,500 / 2,415", "62%") and bar_text_fits(panel.progress)
+    panel.resize(1400, 400)
+    qtbot.waitUntil(lambda: long_name in panel.progress_caption.text(), timeout=WAIT_MS)
+    assert panel.progress.text() == "1,500 / 2,415 pages"
+    panel.show_index_progress(None)
+    assert not panel.progress.isVisible() and not panel.progress_caption.isVisible()
+
+
+def test_a_bar_too_narrow_for_the_count_shows_shorter_forms(qtbot):
+    bar, caption = QProgressBar(), QLabel()
+    qtbot.addWidget(bar)
+    qtbot.addWidget(caption)
+    line = ProgressLine(bar, caption)
+    bar.resize(400, 16)
+    bar.show()
+    line.report(1500, 2415, page_counts(1500, 2415), caption="Indexing {name}", name="a.pdf")
+    assert bar.text() == "1,500 / 2,415 pages"
+    widths = {}
+    for width in (400, 95, 50):
+        bar.resize(width, 16)
+        widths[width] = bar.text()
+        assert bar_text_fits(bar)
+    assert widths[95] in ("1,500 / 2,415", "62%") and widths[50] == "62%"
+    line.hide()
+    assert bar.isHidden() and caption.isHidden()
