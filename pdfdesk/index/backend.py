@@ -11,7 +11,7 @@ the per-document index), so both kinds of index read a typed query the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -54,7 +54,7 @@ class LibraryBackend(Protocol):
         """Every document the index holds."""
         ...
 
-    def search(self, query: Query, limit: int, within: set[str] | None = None) -> list[Hit]:
+    def search(self, query: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """The best `limit` pages matching `query`, best first; `within` keeps only those documents."""
         ...
 

@@ -18,6 +18,7 @@ import pymupdf
 from pdfdesk.core.lru import SharedLRU
 from pdfdesk.core.text import text_page
 from pdfdesk.index.analysis import analyze, fold, has_arabic, has_cjk
+from pdfdesk.index.page_text import TEXT_LAYER, PageTextStore, Word, stored_page
 from pdfdesk.index.query_terms import QueryTerms
 
 MIN_PARAGRAPH_CHARS = 80
@@ -45,10 +46,55 @@ _layouts: SharedLRU[tuple[str, int], PageLayout] = SharedLRU(LAYOUT_CACHE_PAGES)
 
 
 def page_layout(page: pymupdf.Page, key: tuple[str, int] | None = None) -> PageLayout:
-    """Words and blocks of a page; cached under `key` (fingerprint, page number) when given."""
+    """Words and blocks of a page; cached under `key` (fingerprint, page number) when given, and
+    then taken from the page-text record when it holds the page's words (reading the text layer
+    again costs a library search more than the whole ranking)."""
     if key is None:
         return _read_layout(page)
-    return _layouts.get_or_make(key, lambda: _read_layout(page))
+    return _layouts.get_or_make(key, lambda: _stored_layout(*key) or _read_layout(page))
+
+
+def _stored_layout(fingerprint: str, number: int) -> PageLayout | None:
+    record = stored_page(fingerprint, number)
+    if record is None or not record.words or record.source != TEXT_LAYER:
+        return None
+    return layout_of_words(record.words)
+
+
+def prime_layouts(fingerprint: str, numbers: list[int]) -> None:
+    """Read the layouts of several result pages of one document from the record in one query."""
+    wanted = [n for n in numbers if (fingerprint, n) not in _layouts]
+    if len(wanted) < 2:
+        return
+    try:
+        records = PageTextStore().pages(fingerprint, wanted)
+    except OSError:
+        return
+    for number, record in records.items():
+        if record.words and record.source == TEXT_LAYER:
+            _layouts.put((fingerprint, number), layout_of_words(record.words))
+
+
+def layout_of_words(found: tuple[Word, ...]) -> PageLayout:
+    """A page's layout from its recorded words: each block's text is its lines, words spaced."""
+    words = []
+    lines: dict[tuple[int, int], list[str]] = {}
+    boxes: dict[int, list[float]] = {}
+    terms: dict[str, frozenset[str]] = {}  # a page says most of its words several times
+    for word in found:
+        lowered = fold(word.text).strip(_STRIP)
+        if lowered:
+            if lowered not in terms:
+                terms[lowered] = frozenset(analyze(lowered))
+            words.append((word.box, word.text, lowered, terms[lowered]))
+        lines.setdefault((word.block, word.line), []).append(word.text)
+        box = boxes.setdefault(word.block, list(word.box))
+        box[:] = [min(box[0], word.box[0]), min(box[1], word.box[1]), max(box[2], word.box[2]), max(box[3], word.box[3])]
+    texts: dict[int, list[str]] = {}
+    for (block, _line), parts in lines.items():
+        texts.setdefault(block, []).append(" ".join(parts))
+    blocks = [((boxes[b][0], boxes[b][1], boxes[b][2], boxes[b][3]), "\n".join(texts[b])) for b in texts]
+    return PageLayout(words, blocks, "\n".join(text for _, text in blocks))
 
 
 def _read_layout(page: pymupdf.Page) -> PageLayout:

@@ -131,6 +131,22 @@ class Library:
     def indexed(self) -> list[LibraryEntry]:
         return self._select("WHERE status = ? AND fingerprint IS NOT NULL", (INDEXED,))
 
+    def by_fingerprint(self, fingerprint: str) -> LibraryEntry | None:
+        """An indexed document of this version (the first added, when the same file is listed twice)."""
+        found = self._select("WHERE status = ? AND fingerprint = ?", (INDEXED, fingerprint))
+        return found[0] if found else None
+
+    def searchable_count(self) -> tuple[int, int]:
+        """(indexed documents, those of them the library index holds)."""
+        try:
+            with self.database.reading() as db:
+                rows = db.execute("SELECT COUNT(DISTINCT c.fingerprint), COUNT(DISTINCT l.fingerprint) FROM catalogue c "
+                                  "LEFT JOIN lib_docs l ON l.fingerprint = c.fingerprint "
+                                  "WHERE c.status = ? AND c.fingerprint IS NOT NULL", (INDEXED,)).fetchall()
+        except FileNotFoundError:
+            return 0, 0
+        return int(rows[0][0]), int(rows[0][1])
+
     def count(self) -> int:
         try:
             with self.database.reading() as db:

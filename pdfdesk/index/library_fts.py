@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 
 from whoosh.query import (
     And,
@@ -140,6 +140,56 @@ def fts_expression(query: Query) -> str:
     raise Untranslatable(type(query).__name__)
 
 
+class _PageTokens:
+    """A page's tokens, to tell which of a query's words it holds."""
+
+    def __init__(self, words: list[str], joined: list[str], grams: list[str]) -> None:
+        self.runs = (words, grams)
+        self.every = set(words) | set(joined) | set(grams)
+        self._joined: str | None = None
+
+    def starts(self, start: str) -> bool:
+        """Whether any token starts with `start` (a prefix query): one substring search of the
+        tokens joined, each after a space."""
+        if self._joined is None:
+            self._joined = " " + " ".join(self.every)
+        return " " + start in self._joined
+
+    def in_a_row(self, wanted: list[str]) -> bool:
+        """Whether the tokens stand one after another in the words or in the trigrams."""
+        if not wanted or any(w not in self.every for w in wanted):
+            return False
+        width = len(wanted)
+        for run in self.runs:
+            at = -1
+            while True:
+                try:
+                    at = run.index(wanted[0], at + 1)
+                except ValueError:
+                    break
+                if run[at:at + width] == wanted:
+                    return True
+        return False
+
+    def holds(self, query: Query) -> bool:
+        if isinstance(query, Term):
+            return isinstance(query.text, str) and token(query.text) in self.every
+        if isinstance(query, Prefix):
+            return self.starts(token(query.text))
+        if isinstance(query, Phrase):
+            return self.in_a_row([token(w) for w in query.words if w])
+        if isinstance(query, AndNot):
+            return self.holds(query.a) and not self.holds(query.b)
+        if isinstance(query, AndMaybe):
+            return self.holds(query.a)
+        if isinstance(query, And):
+            return all((not self.holds(sub.query)) if isinstance(sub, Not) else self.holds(sub)
+                       for sub in query.subqueries)
+        if isinstance(query, (Or, DisjunctionMax)):
+            return any(self.holds(sub) for sub in query.subqueries)
+        return False
+
+
 class SqliteLibrary:
     """The embedded library index (see the module docstring); a `LibraryBackend`."""
 
@@ -217,7 +267,7 @@ class SqliteLibrary:
         except (OSError, sqlite3.Error):
             return False
 
-    def search(self, query: Query, limit: int, within: set[str] | None = None) -> list[Hit]:
+    def search(self, query: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """The best pages by BM25 over the whole library (statistics shared by every document)."""
         try:
             expression = fts_expression(query)
@@ -226,7 +276,7 @@ class SqliteLibrary:
         return [Hit(fingerprint, page, score, ALL_WORDS) for fingerprint, page, score in
                 self.ranked(expression, limit, within)]
 
-    def ranked(self, expression: str, limit: int, within: set[str] | None = None,
+    def ranked(self, expression: str, limit: int, within: Container[str] | None = None,
                rows: Sequence[int] | None = None) -> list[tuple[str, int, float]]:
         """(fingerprint, page, score) of the best rows matching an FTS5 expression; `rows` keeps
         only those row ids (to ask which candidates hold a word)."""
@@ -251,17 +301,20 @@ class SqliteLibrary:
         except sqlite3.OperationalError:  # an expression FTS5 refuses: nothing matches it
             return []
 
-    def rows_holding(self, expression: str, rows: Sequence[int]) -> set[int]:
-        """Which of `rows` match an expression."""
+    def words_held(self, rows: Sequence[int], words: Sequence[Query]) -> dict[int, int]:
+        """How many of `words` (each a query: a word and its other forms) each row holds, read from
+        the rows' stored tokens: asking FTS5 per word reads the word's whole posting list."""
+        held = {row: 0 for row in rows}
         if not rows:
-            return set()
-        try:
-            with self.database.reading() as db:
-                return {row for (row,) in db.execute(
-                    f"SELECT rowid FROM lib_fts WHERE lib_fts MATCH ? AND rowid IN ({','.join('?' * len(rows))})",
-                    (expression, *rows))}
-        except (OSError, sqlite3.OperationalError):
-            return set()
+            return held
+        with self.database.reading() as db:
+            found = db.execute(f"SELECT row, tokens FROM lib_rows WHERE row IN ({','.join('?' * len(rows))})",
+                               tuple(rows)).fetchall()
+        for row, blob in found:
+            columns = [column.split() for column in zlib.decompress(blob).decode().split("\n")]
+            page = _PageTokens(*columns[:3])
+            held[row] = sum(1 for word in words if page.holds(word))
+        return held
 
     def ranked_rows(self, expression: str, limit: int) -> list[tuple[int, float]]:
         """(row id, score) of the best rows matching an expression, best first."""

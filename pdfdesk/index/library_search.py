@@ -9,6 +9,7 @@ order it was added in.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 
 from whoosh.query import AndNot, Query
@@ -21,7 +22,7 @@ from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.store import PAGES, _schema
 
 RELAX_BELOW = 3
-CANDIDATES = 200  # partial matches scored for how many words they hold
+CANDIDATES = 100  # partial matches (best by BM25 of any word) scored for how many words they hold
 
 
 @dataclass
@@ -36,7 +37,7 @@ def parse(query: str) -> Query:
     return word_parser(["text"], _schema(PAGES)).parse(query)
 
 
-def rank(query: str, limit: int, within: set[str] | None = None,
+def rank(query: str, limit: int, within: Container[str] | None = None,
          backend: SqliteLibrary | None = None) -> LibraryRanking:
     """The best `limit` pages of the library for `query` (see the module docstring)."""
     backend = backend or SqliteLibrary()
@@ -70,7 +71,7 @@ def _words_of(relaxed: Query) -> list[Query]:
     return list(relaxed.subqueries) if isinstance(relaxed, WordsOr) else [relaxed]
 
 
-def _partial(parsed: Query, backend: SqliteLibrary, limit: int, within: set[str] | None) -> list[Hit]:
+def _partial(parsed: Query, backend: SqliteLibrary, limit: int, within: Container[str] | None) -> list[Hit]:
     """Pages holding some of the words: BM25 of the words they hold times the share held."""
     relaxed = relaxed_query(parsed, lambda _field, term: backend.holds(term))
     if relaxed is None:
@@ -78,15 +79,10 @@ def _partial(parsed: Query, backend: SqliteLibrary, limit: int, within: set[str]
     words = _words_of(relaxed)
     try:
         expression = fts_expression(relaxed)
-        word_expressions = [fts_expression(word) for word in words]
     except Untranslatable:
         return []
     candidates = backend.ranked_rows(expression, max(CANDIDATES, limit))
-    rows = [row for row, _ in candidates]
-    held = {row: 0 for row in rows}
-    for word in word_expressions:
-        for row in backend.rows_holding(word, rows):
-            held[row] += 1
+    held = backend.words_held([row for row, _ in candidates], words)
     asked = max(1, len(words))
     scored = sorted(((score * min(1.0, held[row] / asked), row, held[row] / asked) for row, score in candidates),
                     key=lambda item: -item[0])

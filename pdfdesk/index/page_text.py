@@ -35,16 +35,19 @@ from pdfdesk.index.database import (
     register_schema,
 )
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 TEXT_LAYER, OCR = "text", "ocr"
 
 
 @dataclass(frozen=True)
 class Word:
-    """A word on the page and its box, in PDF points from the page's top left."""
+    """A word on the page, its box in PDF points from the page's top left, and the text block and
+    line it sits in (excerpts quote a word's whole block)."""
 
     text: str
     box: tuple[float, float, float, float]
+    block: int = 0
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -79,13 +82,14 @@ def extract_page(page: pymupdf.Page, words: bool = True) -> PageText:
     text = searchable_text(page, textpage)
     found: tuple[Word, ...] = ()
     if words and text.strip():
-        found = tuple(Word(w[4], (round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1)))
+        found = tuple(Word(w[4], (round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1)), w[5], w[6])
                       for w in page.get_text("words", textpage=textpage))
     return PageText(page.number + 1, text, TEXT_LAYER, None, found)
 
 
-# -- packing words: boxes as 16-bit tenths of a point, words joined, the whole compressed --------
-_BOX = struct.Struct("<4H")
+# -- packing words: boxes as 16-bit tenths of a point, block and line numbers, words joined, the
+# whole compressed ---------------------------------------------------------------------------------
+_BOX = struct.Struct("<6H")
 _SEPARATOR = "\x1f"
 
 
@@ -93,7 +97,8 @@ def pack_words(words: Iterable[Word]) -> bytes:
     words = list(words)
     if not words:
         return b""
-    boxes = b"".join(_BOX.pack(*(min(max(int(v * 10), 0), 65535) for v in word.box)) for word in words)
+    boxes = b"".join(_BOX.pack(*(min(max(int(v * 10), 0), 65535) for v in word.box),
+                               min(max(word.block, 0), 65535), min(max(word.line, 0), 65535)) for word in words)
     text = _SEPARATOR.join(word.text.replace(_SEPARATOR, " ") for word in words).encode("utf-8")
     return zlib.compress(struct.pack("<I", len(words)) + boxes + text, 1)
 
@@ -105,8 +110,11 @@ def unpack_words(blob: bytes | None) -> tuple[Word, ...]:
     (count,) = struct.unpack_from("<I", data)
     start = 4 + count * _BOX.size
     texts = data[start:].decode("utf-8").split(_SEPARATOR)
-    return tuple(Word(texts[i], tuple(v / 10 for v in _BOX.unpack_from(data, 4 + i * _BOX.size)))  # type: ignore[arg-type]
-                 for i in range(min(count, len(texts))))
+    words = []
+    for i in range(min(count, len(texts))):
+        x0, y0, x1, y1, block, line = _BOX.unpack_from(data, 4 + i * _BOX.size)
+        words.append(Word(texts[i], (x0 / 10, y0 / 10, x1 / 10, y1 / 10), block, line))
+    return tuple(words)
 
 
 def _create(connection: sqlite3.Connection) -> None:
@@ -194,6 +202,14 @@ class PageTextStore:
         with self.database.writing() as db:
             db.execute("DELETE FROM page_text WHERE fingerprint = ?", (fingerprint,))
             db.execute("DELETE FROM page_docs WHERE fingerprint = ?", (fingerprint,))
+
+
+def stored_page(fingerprint: str, number: int) -> PageText | None:
+    """One page's whole record, or None when it is not stored or the database cannot be read."""
+    try:
+        return PageTextStore().pages(fingerprint, [number]).get(number)
+    except OSError:
+        return None
 
 
 def stored_texts(fingerprint: str, first: int, last: int) -> dict[int, str]:

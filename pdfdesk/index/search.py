@@ -22,7 +22,7 @@ from pdfdesk.core.lru import LRU, SharedLRU
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.index import embedding, semantic
 from pdfdesk.index.builder import Target, vectors_pending
-from pdfdesk.index.excerpts import page_hits, passage_hits
+from pdfdesk.index.excerpts import page_hits, passage_hits, prime_layouts
 from pdfdesk.index.hybrid import keyword_first, rrf
 from pdfdesk.index.outline_placing import outline_entries, place_on_lines
 from pdfdesk.index.owner import request_indexing
@@ -273,6 +273,7 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
 def decorate_matches(target: Target, chosen: list[dict[str, Any]], query: str, style: str, context: int) -> None:
     """Add excerpt and hit rectangles to each match, reading its page(s) from the PDF."""
     terms = parse_terms(query)
+    prime_layouts(target.fingerprint, sorted({m["page"] for m in chosen if m["granularity"] == "page"}))
     with open_source(target.source, target.password) as opened:
         outline = _outline_of(target.fingerprint, opened.doc)
         for match in chosen:

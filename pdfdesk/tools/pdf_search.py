@@ -138,13 +138,31 @@ def _allowed(path: str) -> bool:
     return True
 
 
-def _library_entries() -> tuple[list[LibraryEntry], int]:
-    """Indexed library documents the file policy allows, and how many others it keeps out. Under
-    workspace roots the library may still list files added before (or from a front end without
-    roots): those are neither opened nor named, only counted."""
-    indexed = [e for e in Library().entries() if e.status == INDEXED and e.fingerprint]
-    allowed = [e for e in indexed if _allowed(e.path)]
-    return allowed, len(indexed) - len(allowed)
+class _Searchable:
+    """Whether a document of the library index may be searched: listed as indexed in the
+    catalogue and, under workspace roots, inside them. Asked only of the documents a ranking
+    reaches, so a query over 10,000 documents does not read the whole catalogue."""
+
+    def __init__(self, library: Library, check_roots: bool) -> None:
+        self.library, self.check_roots = library, check_roots
+        self.entries: dict[str, LibraryEntry | None] = {}
+
+    def __contains__(self, fingerprint: object) -> bool:
+        return isinstance(fingerprint, str) and self.entry(fingerprint) is not None
+
+    def entry(self, fingerprint: str) -> LibraryEntry | None:
+        if fingerprint not in self.entries:
+            entry = self.library.by_fingerprint(fingerprint)
+            if entry is not None and self.check_roots and not _allowed(entry.path):
+                entry = None
+            self.entries[fingerprint] = entry
+        return self.entries[fingerprint]
+
+
+def _outside_roots(library: Library) -> int:
+    """Indexed library documents the workspace roots keep out: neither opened nor named, only
+    counted (the library may list files added before the roots, or from a front end without them)."""
+    return sum(1 for entry in library.indexed() if not _allowed(entry.path))
 
 
 def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
@@ -153,16 +171,17 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     if args.get("granularity", "page") != "page" or mode == "semantic":
         return _search_library_by_document(args, query, mode)
     limit = args.get("max_results", 10)
-    entries, outside = _library_entries()
-    by_fingerprint = {entry.fingerprint: entry for entry in entries if entry.fingerprint}
-    backend = SqliteLibrary()
-    held = backend.fingerprints()
-    ranking = library_search.rank(query, limit, set(by_fingerprint), backend)
+    library = Library()
+    check_roots = get_config().workspace_only
+    searchable = _Searchable(library, check_roots)
+    ranking = library_search.rank(query, limit, searchable, SqliteLibrary(library.database))
     targets: dict[str, Target | None] = {}
     skipped: list[SkippedDocument] = []
     chosen: list[tuple[Target, dict[str, Any]]] = []
     for hit in ranking.hits:
-        entry = by_fingerprint[hit.fingerprint]
+        entry = searchable.entry(hit.fingerprint)
+        if entry is None:
+            continue
         if hit.fingerprint not in targets:
             targets[hit.fingerprint] = _reopened(entry, skipped)
         target = targets[hit.fingerprint]
@@ -177,8 +196,9 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
         if target is not None:
             decorate_matches(target, [m for t, m in chosen if t is target], query,
                              args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
-    searched = sum(1 for fingerprint in by_fingerprint if fingerprint in held)
-    details = cast(SearchDetails, {"library": True, "documents_searched": searched, "mode_requested": mode,
+    indexed, held = library.searchable_count()
+    outside = _outside_roots(library) if check_roots else 0
+    details = cast(SearchDetails, {"library": True, "documents_searched": held - outside, "mode_requested": mode,
                                    "mode_used": "keyword"})
     if mode == "auto":
         details["mode_reason"] = ("the library ranks pages by their words; meaning is searched one document "
@@ -188,7 +208,7 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
         details["note"] = ("No page holds all the words" if not ranking.strict_count else
                            f"Only {ranking.strict_count} page(s) hold all the words") + \
             "; pages holding some of them follow, marked partial"
-    pending = len(by_fingerprint) - searched
+    pending = indexed - held
     if pending:
         details["documents_pending"] = pending
         note = f"{pending} library document(s) are still being added to the library index and were not searched"
