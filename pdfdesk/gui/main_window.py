@@ -28,6 +28,7 @@ from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.indexing import IndexMonitor, IndexProgress
 from pdfdesk.gui.library_panel import LibraryPanel
 from pdfdesk.gui.new_action import Shortcut, new_action
+from pdfdesk.gui.progress_line import fit_format
 from pdfdesk.gui.search_panel import SearchPanel
 from pdfdesk.gui.viewer.actions import ViewActions
 from pdfdesk.gui.viewer.contract import PageView
@@ -395,8 +396,12 @@ class MainWindow(QMainWindow):
         self.index_progress.setRange(0, shown.pages_total)
         self.index_progress.setValue(shown.pages_done)
         more = f" (+{len(running) - 1})" if len(running) > 1 else ""
-        self.index_progress.setFormat(f"Indexing {shown.name}: {shown.pages_done}/{shown.pages_total}{more}")
+        self.index_progress.setToolTip(f"Indexing {shown.name}: {shown.pages_done:,} of {shown.pages_total:,} "
+                                       f"pages{more} (search works meanwhile)")
         self.index_progress.show()
+        # the bar is narrow: the longest text that fits, the whole sentence in the tooltip
+        fit_format(self.index_progress, [f"Indexing {shown.name}: %v/%m{more}", f"Indexing %v/%m{more}",
+                                         f"%v/%m{more}", "%p%"])
 
     def _about(self) -> None:
         box = QMessageBox(QMessageBox.Icon.Information, "About pdfdesk",

@@ -23,6 +23,10 @@ def test_indexing_progress_is_shown_and_search_works_meanwhile(qtbot, make_windo
     assert panel.progress.toolTip().startswith("Indexing long-1500.pdf:") and "of 1,500 pages" in panel.progress.toolTip()
     assert panel.progress.maximum() == 1500
     assert bar_text_fits(panel.progress)  # the dock is narrow as the window first opens
+    # so is the status bar's: it shows what fits, and the whole sentence in its tooltip
+    qtbot.waitUntil(lambda: window.index_progress.value() > 0, timeout=WAIT_MS)
+    assert bar_text_fits(window.index_progress), window.index_progress.text()
+    assert window.index_progress.toolTip().startswith("Indexing long-1500.pdf:")
     panel.query.setText("Keyword42")
     with qtbot.waitSignal(panel.searchFinished, timeout=WAIT_MS) as finished:
         panel.search()
