@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -140,8 +141,8 @@ class Library:
         """(indexed documents, those of them the library index holds)."""
         try:
             with self.database.reading() as db:
-                rows = db.execute("SELECT COUNT(DISTINCT c.fingerprint), COUNT(DISTINCT l.fingerprint) FROM catalogue c "
-                                  "LEFT JOIN lib_docs l ON l.fingerprint = c.fingerprint "
+                rows = db.execute("SELECT COUNT(DISTINCT c.fingerprint), COUNT(DISTINCT l.fingerprint) "
+                                  "FROM catalogue c LEFT JOIN lib_docs l ON l.fingerprint = c.fingerprint "
                                   "WHERE c.status = ? AND c.fingerprint IS NOT NULL", (INDEXED,)).fetchall()
         except FileNotFoundError:
             return 0, 0
@@ -363,6 +364,16 @@ def sync_index(progress: SyncProgress | None = None, cancel: threading.Event | N
     return result
 
 
+def peak_memory_mb() -> float:
+    """This process's peak resident memory (0 where the OS does not say)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
 # -- adding documents' pages, many documents per child ------------------------------------------
 # A child process per document costs more than reading a 10-page document (starting it, importing
 # MuPDF and the analyzer), so one child reads many documents in turn. A document that crashes or
@@ -379,6 +390,7 @@ class LibraryBuild:
     pages: int = 0
     failed: int = 0
     children: int = 0
+    child_peak_mb: float = 0.0  # the largest resident memory a child reached
 
 
 def _library_child(send: Callable[[object], None], entries: list[tuple[str, str]]) -> None:
@@ -418,6 +430,7 @@ def _library_child(send: Callable[[object], None], entries: list[tuple[str, str]
         if pages_in_batch >= INDEX_BATCH_PAGES:
             flush()
     flush()
+    send(("memory", peak_memory_mb()))
 
 
 class _ChildFollower:
@@ -439,6 +452,8 @@ class _ChildFollower:
             self.library.fail(message[1], message[2])
             self.done.add(message[1])
             self.build.failed += 1
+        elif message[0] == "memory":
+            self.build.child_peak_mb = max(self.build.child_peak_mb, float(message[1]))
         elif message[0] == "indexed":
             self.done.update(message[1])
             self.build.documents += len(message[1])
