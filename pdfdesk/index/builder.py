@@ -19,7 +19,8 @@ from pdfdesk.index import embedding, semantic
 from pdfdesk.index.headings import heading_starts
 from pdfdesk.index.outline_placing import outline_starts
 from pdfdesk.index.page_lines import Line, page_lines
-from pdfdesk.index.page_text import PageText, PageTextStore, extract_page, stored_texts
+from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.page_text import PageText, PageTextStore, SectionText, extract_page, stored_texts
 from pdfdesk.index.sections import SectionStart, split_sections
 from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
 
@@ -112,7 +113,12 @@ def _build_sections(target: Target, index: DocumentIndex, state: IndexState, tex
     writer = index.try_writer(SECTIONS, timeout=5.0)
     if writer is None:
         return False
-    index.replace_sections(writer, (s.as_record() for s in sections))
+    records = [s.as_record() for s in sections]
+    index.replace_sections(writer, records)
+    # kept with the page text, and searchable in the library index when the library holds the document
+    SqliteLibrary().replace_sections(target.fingerprint, [
+        SectionText(number, r["start_page"], r["end_page"], r["level"], r["title"], r["path"], r["text"])
+        for number, r in enumerate(records)])
     state.sections_indexed, state.sections_source, state.section_count = True, source_kind, len(sections)
     index.write_state(state)
     return True

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
+from dataclasses import dataclass
 from collections.abc import Container, Iterable, Sequence
 
 from whoosh.query import (
@@ -46,6 +47,7 @@ from pdfdesk.index.database import (
     first_row,
     register_schema,
 )
+from pdfdesk.index.page_text import SectionText, stored_sections, write_sections
 from pdfdesk.index.store import INDEX_VERSION
 
 GRAM_GAP = "z"  # between two words' trigrams, so a phrase of trigrams never runs across words
@@ -61,6 +63,13 @@ def _create(connection: sqlite3.Connection) -> None:
         CREATE INDEX IF NOT EXISTS lib_rows_doc ON lib_rows (doc);
         CREATE VIRTUAL TABLE IF NOT EXISTS lib_fts USING fts5(
             words, joined, grams, content='', tokenize='ascii', detail=full);
+        CREATE TABLE IF NOT EXISTS lib_sections (
+            row INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, number INTEGER NOT NULL, start_page INTEGER NOT NULL,
+            end_page INTEGER NOT NULL, level INTEGER NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL,
+            tokens BLOB NOT NULL);
+        CREATE INDEX IF NOT EXISTS lib_sections_fingerprint ON lib_sections (fingerprint);
+        CREATE VIRTUAL TABLE IF NOT EXISTS lib_sections_fts USING fts5(
+            title, words, joined, grams, content='', tokenize='ascii', detail=full);
     """)
 
 
@@ -90,6 +99,24 @@ def page_columns(text: str) -> tuple[str, str, str]:
         else:
             joined.append(token(term))
     return " ".join(words), " ".join(joined), " ".join(grams)
+
+
+SECTION_TITLE_WEIGHT = 2.0  # a query's words in a section's title count twice, as in a document's own index
+
+
+@dataclass(frozen=True)
+class SectionHit:
+    """One ranked section of one document."""
+
+    fingerprint: str
+    start_page: int
+    end_page: int
+    level: int
+    title: str
+    path: str
+    number: int
+    score: float
+    match: str = ALL_WORDS
 
 
 class Untranslatable(Exception):
@@ -217,8 +244,38 @@ class SqliteLibrary:
                                 for row, number, columns in rows])
                 db.executemany("INSERT INTO lib_fts (rowid, words, joined, grams) VALUES (?, ?, ?, ?)",
                                [(row, *columns) for row, _number, columns in rows])
+                self._add_sections(db, fingerprint, stored_sections(db, fingerprint))
                 added += len(rows)
         return added
+
+    def replace_sections(self, fingerprint: str, sections: list[SectionText]) -> None:
+        """Keep a document's sections (split by its own index build) and, when the library holds
+        the document, make them searchable there; one transaction."""
+        with self.database.writing() as db:
+            write_sections(db, fingerprint, sections)
+            held = first_row(db.execute("SELECT 1 FROM lib_docs WHERE fingerprint = ?", (fingerprint,)))
+            self._remove_sections(db, fingerprint)
+            if held is not None:
+                self._add_sections(db, fingerprint, sections)
+
+    def _add_sections(self, db: sqlite3.Connection, fingerprint: str, sections: list[SectionText]) -> None:
+        for section in sections:
+            columns = (" ".join(c for c in page_columns(section.title) if c), *page_columns(section.text))
+            cursor = db.execute(
+                "INSERT INTO lib_sections (fingerprint, number, start_page, end_page, level, title, path, tokens) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (fingerprint, section.number, section.start_page, section.end_page, section.level, section.title,
+                 section.path, zlib.compress("\n".join(columns).encode(), 1)))
+            db.execute("INSERT INTO lib_sections_fts (rowid, title, words, joined, grams) VALUES (?, ?, ?, ?, ?)",
+                       (cursor.lastrowid, *columns))
+
+    def _remove_sections(self, db: sqlite3.Connection, fingerprint: str) -> None:
+        for number, blob in db.execute("SELECT row, tokens FROM lib_sections WHERE fingerprint = ?",
+                                       (fingerprint,)).fetchall():
+            columns = zlib.decompress(blob).decode().split("\n")
+            db.execute("INSERT INTO lib_sections_fts (lib_sections_fts, rowid, title, words, joined, grams) "
+                       "VALUES ('delete', ?, ?, ?, ?, ?)", (number, *columns))
+        db.execute("DELETE FROM lib_sections WHERE fingerprint = ?", (fingerprint,))
 
     def remove_documents(self, fingerprints: Iterable[str]) -> None:
         with self.database.writing() as db:
@@ -235,6 +292,7 @@ class SqliteLibrary:
                        (number, *columns))
         db.execute("DELETE FROM lib_rows WHERE doc = ?", (row[0],))
         db.execute("DELETE FROM lib_docs WHERE id = ?", (row[0],))
+        self._remove_sections(db, fingerprint)
 
     def optimize(self) -> None:
         """Merge the index's segments into one (after a large build: queries then read one b-tree)."""
@@ -301,10 +359,37 @@ class SqliteLibrary:
         except sqlite3.OperationalError:  # an expression FTS5 refuses: nothing matches it
             return []
 
+    def search_sections(self, query: Query, limit: int, within: Container[str] | None = None,
+                        title_only: bool = False) -> list[SectionHit]:
+        """The best sections by BM25 over title and text (a title's words count twice, as in a
+        document's own section index); `title_only` asks the titles alone."""
+        try:
+            expression = fts_expression(query)
+        except Untranslatable:
+            return []
+        if title_only:
+            expression = f"title : ({expression})"
+        fetch = limit if within is None else limit * 4
+        try:
+            with self.database.reading() as db:
+                while True:
+                    found = db.execute(
+                        "SELECT s.fingerprint, s.start_page, s.end_page, s.level, s.title, s.path, s.number, "
+                        f"-bm25(lib_sections_fts, {SECTION_TITLE_WEIGHT}, 1.0, 1.0, 1.0) AS score "
+                        "FROM lib_sections_fts JOIN lib_sections s ON s.row = lib_sections_fts.rowid "
+                        "WHERE lib_sections_fts MATCH ? ORDER BY bm25(lib_sections_fts, "
+                        f"{SECTION_TITLE_WEIGHT}, 1.0, 1.0, 1.0) LIMIT ?", (expression, fetch)).fetchall()
+                    kept = [SectionHit(*row) for row in found if within is None or row[0] in within]
+                    if len(kept) >= limit or len(found) < fetch:
+                        return kept[:limit]
+                    fetch *= 4
+        except (OSError, sqlite3.OperationalError):
+            return []
+
     def words_held(self, rows: Sequence[int], words: Sequence[Query]) -> dict[int, int]:
         """How many of `words` (each a query: a word and its other forms) each row holds, read from
         the rows' stored tokens: asking FTS5 per word reads the word's whole posting list."""
-        held = {row: 0 for row in rows}
+        held = dict.fromkeys(rows, 0)
         if not rows:
             return held
         with self.database.reading() as db:

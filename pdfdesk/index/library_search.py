@@ -10,16 +10,16 @@ order it was added in.
 from __future__ import annotations
 
 from collections.abc import Container
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from whoosh.query import AndNot, Query
 
 from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit
-from pdfdesk.index.library_fts import SqliteLibrary, Untranslatable, fts_expression
+from pdfdesk.index.library_fts import SectionHit, SqliteLibrary, Untranslatable, fts_expression
 from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.relaxed_scoring import WordsOr
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
-from pdfdesk.index.store import PAGES, _schema
+from pdfdesk.index.store import PAGES, SECTIONS, _schema
 
 RELAX_BELOW = 3
 CANDIDATES = 100  # partial matches (best by BM25 of any word) scored for how many words they hold
@@ -100,4 +100,30 @@ def _partial(parsed: Query, backend: SqliteLibrary, limit: int, within: Containe
     return hits
 
 
-__all__ = ["ALL_WORDS", "SOME_WORDS", "LibraryRanking", "parse", "rank"]
+def rank_sections(query: str, limit: int, within: Container[str] | None = None,
+                  backend: SqliteLibrary | None = None) -> list[SectionHit]:
+    """The best sections of the library: those whose title holds every word first (a user typing a
+    heading means that section), then those holding every word in title or text, ranked by BM25
+    with titles weighted; sections holding some of the words follow when few hold them all."""
+    backend = backend or SqliteLibrary()
+    parsed = word_parser(["title", "text"], _schema(SECTIONS)).parse(query)
+    titled = word_parser(["title"], _schema(SECTIONS)).parse(query)
+    found: list[SectionHit] = []
+    seen: set[tuple[str, int]] = set()
+
+    def take(hits: list[SectionHit], match: str = ALL_WORDS) -> None:
+        for hit in hits:
+            if (hit.fingerprint, hit.number) not in seen:
+                seen.add((hit.fingerprint, hit.number))
+                found.append(replace(hit, match=match))
+
+    take(backend.search_sections(strict_query(titled), limit, within, title_only=True))
+    take(backend.search_sections(strict_query(parsed), limit, within))
+    if len(found) < RELAX_BELOW:
+        relaxed = relaxed_query(parsed, lambda _field, term: backend.holds(term))
+        if relaxed is not None:
+            take(backend.search_sections(relaxed, limit, within), SOME_WORDS)
+    return found[:limit]
+
+
+__all__ = ["ALL_WORDS", "SOME_WORDS", "LibraryRanking", "parse", "rank", "rank_sections"]

@@ -124,10 +124,42 @@ def _create(connection: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS page_text (
             fingerprint TEXT NOT NULL, page INTEGER NOT NULL, source TEXT NOT NULL, confidence REAL,
             text TEXT NOT NULL, words BLOB, PRIMARY KEY (fingerprint, page)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS page_sections (
+            fingerprint TEXT NOT NULL, number INTEGER NOT NULL, start_page INTEGER NOT NULL,
+            end_page INTEGER NOT NULL, level INTEGER NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL,
+            text TEXT NOT NULL, PRIMARY KEY (fingerprint, number)) WITHOUT ROWID;
     """)
 
 
 register_schema("page_text", _create)
+
+
+@dataclass(frozen=True)
+class SectionText:
+    """A section of a document (outline entry or detected heading) with its text."""
+
+    number: int
+    start_page: int
+    end_page: int
+    level: int
+    title: str
+    path: str
+    text: str
+
+
+def stored_sections(db: sqlite3.Connection, fingerprint: str) -> list[SectionText]:
+    return [SectionText(*row) for row in db.execute(
+        "SELECT number, start_page, end_page, level, title, path, text FROM page_sections WHERE fingerprint = ? "
+        "ORDER BY number", (fingerprint,)).fetchall()]
+
+
+def write_sections(db: sqlite3.Connection, fingerprint: str, sections: list[SectionText]) -> None:
+    """Replace the document's sections (inside the caller's transaction)."""
+    db.execute("DELETE FROM page_sections WHERE fingerprint = ?", (fingerprint,))
+    db.executemany("INSERT INTO page_sections (fingerprint, number, start_page, end_page, level, title, path, text) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   [(fingerprint, s.number, s.start_page, s.end_page, s.level, s.title, s.path, s.text)
+                    for s in sections])
 
 
 @dataclass(frozen=True)
@@ -198,9 +230,15 @@ class PageTextStore:
             db.executemany("INSERT OR REPLACE INTO page_text (fingerprint, page, source, confidence, text, words) "
                            "VALUES (?, ?, ?, ?, ?, ?)", rows)
 
+    def sections(self, fingerprint: str) -> list[SectionText]:
+        """The document's sections as its own index last split them (none until it has)."""
+        with self.database.reading() as db:
+            return stored_sections(db, fingerprint)
+
     def forget(self, fingerprint: str) -> None:
         with self.database.writing() as db:
             db.execute("DELETE FROM page_text WHERE fingerprint = ?", (fingerprint,))
+            db.execute("DELETE FROM page_sections WHERE fingerprint = ?", (fingerprint,))
             db.execute("DELETE FROM page_docs WHERE fingerprint = ?", (fingerprint,))
 
 

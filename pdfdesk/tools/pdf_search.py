@@ -20,7 +20,6 @@ from pdfdesk.core.policy import check_path_allowed
 from pdfdesk.index import library_search
 from pdfdesk.index.backend import SOME_WORDS
 from pdfdesk.index.builder import Target
-from pdfdesk.index.hybrid import rrf
 from pdfdesk.index.library import INDEXED, Library, LibraryEntry
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.owner import start_background_owner
@@ -168,29 +167,42 @@ def _outside_roots(library: Library) -> int:
 def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     """The library as one index: one ranked query over every allowed document's pages (see
     `index.library_search`), then excerpts and hit rectangles for the pages returned."""
-    if args.get("granularity", "page") != "page" or mode == "semantic":
-        return _search_library_by_document(args, query, mode)
+    if mode == "semantic":
+        return _search_library_by_meaning(args, query, mode)
     limit = args.get("max_results", 10)
     library = Library()
     check_roots = get_config().workspace_only
     searchable = _Searchable(library, check_roots)
-    ranking = library_search.rank(query, limit, searchable, SqliteLibrary(library.database))
+    backend = SqliteLibrary(library.database)
+    sections = args.get("granularity", "page") == "section"
+    ranking = library_search.LibraryRanking()
+    found: list[tuple[str, dict[str, Any]]] = []  # (fingerprint, match)
+    if sections:
+        found.extend((section.fingerprint, {
+            "granularity": "section", "title": section.title, "path": section.path, "level": section.level,
+            "start_page": section.start_page, "end_page": section.end_page, "page": section.start_page,
+            "score": round(section.score, 4), "found_by": "keyword",
+            **({"keyword_match": "partial"} if section.match == SOME_WORDS else {})})
+            for section in library_search.rank_sections(query, limit, searchable, backend))
+        ranking.strict_count = sum(1 for _, match in found if "keyword_match" not in match)
+    else:
+        ranking = library_search.rank(query, limit, searchable, backend)
+        found.extend((hit.fingerprint, {
+            "granularity": "page", "page": hit.page, "score": round(hit.score, 4), "found_by": "keyword",
+            **({"keyword_match": "partial"} if hit.match == SOME_WORDS else {})}) for hit in ranking.hits)
     targets: dict[str, Target | None] = {}
     skipped: list[SkippedDocument] = []
     chosen: list[tuple[Target, dict[str, Any]]] = []
-    for hit in ranking.hits:
-        entry = searchable.entry(hit.fingerprint)
+    for fingerprint, match in found:
+        entry = searchable.entry(fingerprint)
         if entry is None:
             continue
-        if hit.fingerprint not in targets:
-            targets[hit.fingerprint] = _reopened(entry, skipped)
-        target = targets[hit.fingerprint]
+        if fingerprint not in targets:
+            targets[fingerprint] = _reopened(entry, skipped)
+        target = targets[fingerprint]
         if target is None:
             continue
-        match: dict[str, Any] = {"granularity": "page", "page": hit.page, "score": round(hit.score, 4),
-                                 "found_by": "keyword", "file": entry.path}
-        if hit.match == SOME_WORDS:
-            match["keyword_match"] = "partial"
+        match["file"] = entry.path
         chosen.append((target, match))
     for target in targets.values():
         if target is not None:
@@ -200,14 +212,15 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     outside = _outside_roots(library) if check_roots else 0
     details = cast(SearchDetails, {"library": True, "documents_searched": held - outside, "mode_requested": mode,
                                    "mode_used": "keyword"})
+    unit = "section" if sections else "page"
     if mode == "auto":
-        details["mode_reason"] = ("the library ranks pages by their words; meaning is searched one document "
+        details["mode_reason"] = (f"the library ranks {unit}s by their words; meaning is searched one document "
                                   "at a time (mode semantic)")
     if any("keyword_match" in match for _, match in chosen):
         details["keyword_match"] = "partial"
-        details["note"] = ("No page holds all the words" if not ranking.strict_count else
-                           f"Only {ranking.strict_count} page(s) hold all the words") + \
-            "; pages holding some of them follow, marked partial"
+        details["note"] = (f"No {unit} holds all the words" if not ranking.strict_count else
+                           f"Only {ranking.strict_count} {unit}(s) hold all the words") + \
+            f"; {unit}s holding some of them follow, marked partial"
     pending = indexed - held
     if pending:
         details["documents_pending"] = pending
@@ -235,17 +248,17 @@ def _reopened(entry: LibraryEntry, skipped: list[SkippedDocument]) -> Target | N
         return None
 
 
-def _search_library_by_document(args: dict[str, Any], query: str, mode: str) -> Found:
-    """Sections, and meaning alone, are searched one library document at a time (the library index
-    holds pages and their words): per-document rankings fused by rank, then decorated. Under workspace roots the library may still list files added before (or from a
-    front end without roots): those are neither opened nor named, only counted."""
+def _search_library_by_meaning(args: dict[str, Any], query: str, mode: str) -> Found:
+    """Meaning alone is searched one library document at a time (each document keeps its own
+    vectors); the similarities come from one model, so they rank across documents as they are.
+    Under workspace roots the library may still list files added before (or from a front end
+    without roots): those are neither opened nor named, only counted."""
     limit = args.get("max_results", 10)
-    rankings: list[list[tuple[str, int]]] = []
+    searched = 0
     pool: dict[tuple[str, int], tuple[Target, dict[str, Any]]] = {}
     skipped: list[SkippedDocument] = []
     modes: set[str] = set()
     reasons: set[str] = set()
-    partial_rankings: list[list[tuple[str, int]]] = []
     indexed = [e for e in Library().entries() if e.status == INDEXED]
     entries = [e for e in indexed if _allowed(e.path)]
     outside = len(indexed) - len(entries)
@@ -266,20 +279,15 @@ def _search_library_by_document(args: dict[str, Any], query: str, mode: str) -> 
         modes.add(found.details.get("mode_used", "keyword"))
         if found.details.get("mode_reason"):
             reasons.add(found.details["mode_reason"])
-        keys, partial = [], []
+        searched += 1
         for position, match in enumerate(found.matches):
             match["file"] = entry.path
-            key = (entry.path, position)
-            pool[key] = (target, match)
-            (partial if "keyword_match" in match else keys).append(key)
-        rankings.append(keys)
-        partial_rankings.append(partial)
-    # pages holding every word, from any document, before those holding only some of them
-    fused = [key for key, _ in rrf(rankings)] + [key for key, _ in rrf(partial_rankings)]
-    chosen = [pool[key] for key in fused[:limit]]
+            pool[(entry.path, position)] = (target, match)
+    ranked = sorted(pool, key=lambda key: -float(pool[key][1]["score"]))
+    chosen = [pool[key] for key in ranked[:limit]]
     for target, match in chosen:
         decorate_matches(target, [match], query, args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
-    details = cast(SearchDetails, {"library": True, "documents_searched": len(rankings), "mode_requested": mode,
+    details = cast(SearchDetails, {"library": True, "documents_searched": searched, "mode_requested": mode,
                                    "mode_used": "mixed" if len(modes) > 1 else (modes.pop() if modes else "keyword")})
     if reasons:
         details["mode_reason"] = "; ".join(sorted(reasons))

@@ -84,8 +84,8 @@ def test_one_ranking_across_documents_puts_the_page_holding_every_word_first(tmp
     ])
     late = make_doc(tmp_path / "zzz-late.pdf", [
         FILLER,
-        "Boiler warranty claim. The boiler warranty covers the boiler for ten years; the warranty "
-        "claim for the boiler was filed.",
+        ("Boiler warranty claim. The boiler warranty covers the boiler for ten years; the warranty "
+         "claim for the boiler was filed."),
     ])
     Library().add([str(early), str(late)])
     Library().process()
@@ -132,3 +132,42 @@ def test_a_removed_or_changed_document_leaves_the_library_index(tmp_path):
     assert len(SqliteLibrary().fingerprints()) == 1 and not (SqliteLibrary().fingerprints() & held)
     found = call_tool("pdf_search", {"library": True, "query": "pelican", "mode": "keyword"}).details["matches"]
     assert [(os.path.basename(m["file"]), m["page"]) for m in found] == [("a.pdf", 1)]
+
+
+def chaptered(path, chapters):
+    """A PDF with one page per (title, text) and an outline entry for each."""
+    doc = pymupdf.open()
+    for title, text in chapters:
+        page = doc.new_page()
+        page.insert_text((72, 80), title, fontsize=16)
+        page.insert_textbox(pymupdf.Rect(72, 100, 520, 700), text, fontsize=11)
+    doc.set_toc([[1, title, number] for number, (title, _) in enumerate(chapters, start=1)])
+    doc.save(path)
+    return path
+
+
+def test_library_sections_rank_in_one_index_titles_first(tmp_path):
+    """A section whose title holds the words comes first whichever document it is in, then
+    sections holding them in their text, ranked together across documents."""
+    early = chaptered(tmp_path / "aaa-handbook.pdf", [
+        ("Introduction", "Welcome. The heating schedule is explained later, in its own chapter."),
+        ("Parking", "Bicycles go in the yard."),
+    ])
+    late = chaptered(tmp_path / "zzz-manual.pdf", [
+        ("Overview", "A short overview of the building."),
+        ("Heating schedule", "The boilers run from October to April on weekdays."),
+    ])
+    library = Library()
+    library.add([str(early), str(late)])
+    library.process()
+    result = call_tool("pdf_search", {"library": True, "query": "heating schedule", "granularity": "section"})
+    assert not result.is_error, result.text
+    matches = result.details["matches"]
+    assert [(os.path.basename(m["file"]), m["title"]) for m in matches][:2] == [
+        ("zzz-manual.pdf", "Heating schedule"), ("aaa-handbook.pdf", "Introduction")]
+    assert matches[0]["granularity"] == "section" and matches[0]["start_page"] == 2 and matches[0]["rects"]
+    # removing a document takes its sections out of the library index too
+    library.remove(str(late))
+    library.process()
+    again = call_tool("pdf_search", {"library": True, "query": "heating schedule", "granularity": "section"})
+    assert [os.path.basename(m["file"]) for m in again.details["matches"]] == ["aaa-handbook.pdf"]
