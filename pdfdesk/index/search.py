@@ -24,6 +24,7 @@ from pdfdesk.index import embedding, semantic
 from pdfdesk.index.builder import Target, vectors_pending
 from pdfdesk.index.excerpts import page_hits, passage_hits, prime_layouts
 from pdfdesk.index.hybrid import keyword_first, rrf
+from pdfdesk.index.matches import PAGE, SECTION, Match
 from pdfdesk.index.outline_placing import outline_entries, place_on_lines
 from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.page_lines import page_lines
@@ -46,14 +47,14 @@ Key = tuple[str, Any]
 class DocumentSearch:
     """Results of one document plus what the caller should know about how they were found."""
 
-    matches: list[dict[str, Any]] = field(default_factory=list)
+    matches: list[Match] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Ranking:
     keys: list[Key] = field(default_factory=list)
-    matches: dict[Key, dict[str, Any]] = field(default_factory=dict)
+    matches: dict[Key, Match] = field(default_factory=dict)
     near: list[Key] = field(default_factory=list)  # partial matches lacking just one of the words
     typical: float = 0.0  # a meaning ranking's similarity of the document's median page
 
@@ -88,10 +89,9 @@ def _outline_of(fingerprint: str, doc: Any) -> list[SectionStart]:
     return _outlines.get_or_make(fingerprint, lambda: outline_entries(doc))
 
 
-def _section_match(hit: dict[str, Any], score: float, found_by: str) -> dict[str, Any]:
-    return {"granularity": "section", "title": hit.get("title"), "path": hit.get("path"), "level": hit.get("level"),
-            "start_page": hit["page"], "end_page": hit["end_page"], "page": hit["page"], "score": score,
-            "found_by": found_by}
+def _section_match(hit: dict[str, Any], score: float, found_by: str) -> Match:
+    return Match.of_section(hit.get("title"), hit.get("path"), hit.get("level"), hit["page"], hit["end_page"],
+                            score, found_by)
 
 
 def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | None, page_count: int,
@@ -115,13 +115,15 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
         strict = strict_query(parsed)
         if sections:  # a section whose title holds every word is the one a user typing a heading means
             titled = _index_hits(index, strict_query(index.parse(query, "title")), True, limit, ranking)
-            lists.append(titled + [key for key in _index_hits(index, strict, True, limit, ranking) if key not in titled])
+            lists.append(titled + [key for key in _index_hits(index, strict, True, limit, ranking)
+                                   if key not in titled])
         else:
             lists.append(_index_hits(index, strict, False, limit, ranking))
     pending = [] if sections else list(range(indexed + 1, page_count + 1))
     scan = None
     if pending:
-        scan = scan_pages(target, pending, parse_terms(query), UNWRITABLE_SCAN_BUDGET_S if unwritable else SCAN_BUDGET_S)
+        scan = scan_pages(target, pending, parse_terms(query),
+                          UNWRITABLE_SCAN_BUDGET_S if unwritable else SCAN_BUDGET_S)
         lists.append(_scan_hits(scan.hits, ranking))
         _scan_notes(details, indexed, scan, unwritable)
     ranking.keys = _fused(lists)
@@ -139,7 +141,7 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
                 if key not in found:
                     ranking.near.append(key)
                     found.add(key)
-        ranking.near.sort(key=lambda key: -ranking.matches[key]["score"])
+        ranking.near.sort(key=lambda key: -ranking.matches[key].score)
         partial_lists.append(_index_hits(index, relaxed, sections, limit, ranking, partial=True))
     if scan is not None and scan.partial:
         partial_lists.append(_scan_hits(scan.partial, ranking, partial=True))
@@ -169,9 +171,8 @@ def _index_hits(index: DocumentIndex, parsed: Any, sections: bool, limit: int, r
         if key in ranking.matches:
             continue
         match = (_section_match(hit, hit["score"], "keyword") if sections else
-                 {"granularity": "page", "page": hit["page"], "score": hit["score"], "found_by": "keyword"})
-        if partial:
-            match["keyword_match"] = "partial"
+                 Match(PAGE, hit["page"], hit["score"], "keyword"))
+        match.partial = partial
         ranking.matches[key] = match
     return keys
 
@@ -182,8 +183,7 @@ def _scan_hits(hits: list[tuple[int, float]], ranking: Ranking, partial: bool = 
         key: Key = ("page", number)
         keys.append(key)
         if key not in ranking.matches:
-            ranking.matches[key] = {"granularity": "page", "page": number, "score": score, "found_by": "keyword",
-                                    **({"keyword_match": "partial"} if partial else {})}
+            ranking.matches[key] = Match(PAGE, number, score, "keyword", partial=partial)
     return keys
 
 
@@ -260,34 +260,34 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
             match = _section_match(hit, similarity, "semantic")
         else:
             key = ("page", passage.page)
-            match = {"granularity": "page", "page": passage.page, "score": similarity, "found_by": "semantic"}
+            match = Match(PAGE, passage.page, similarity, "semantic")
         if key in ranking.matches:
             continue
-        match["passage"] = passage.text
-        match["similarity"] = round(similarity, 4)
+        match.passage, match.passage_page = passage.text, passage.page
+        match.similarity = round(similarity, 4)
         ranking.keys.append(key)
         ranking.matches[key] = match
     return ranking
 
 
-def decorate_matches(target: Target, chosen: list[dict[str, Any]], query: str, style: str, context: int) -> None:
-    """Add excerpt and hit rectangles to each match, reading its page(s) from the PDF."""
+def decorate_matches(target: Target, chosen: list[Match], query: str, style: str, context: int) -> None:
+    """Add excerpt and hit rectangles to each match, reading its page(s) from the page-text record
+    (or the PDF where the record lacks them)."""
     terms = parse_terms(query)
-    prime_layouts(target.fingerprint, sorted({m["page"] for m in chosen if m["granularity"] == "page"}))
+    prime_layouts(target.fingerprint, sorted({m.page for m in chosen if m.granularity == PAGE}))
     with open_source(target.source, target.password) as opened:
         outline = _outline_of(target.fingerprint, opened.doc)
         for match in chosen:
-            if match["found_by"] == "semantic":
-                number = match.get("passage_page", match["page"])
+            if match.found_by == "semantic" and match.passage is not None:
+                number = match.passage_page or match.page
                 page = opened.doc.load_page(number - 1)
-                hits = passage_hits(page, match.pop("passage"), style, context, key=(target.fingerprint, number))
+                hits = passage_hits(page, match.passage, style, context, key=(target.fingerprint, number))
             else:
-                match.pop("passage", None)
-                if match["granularity"] == "section":
-                    first, last = match["start_page"], match["end_page"]
+                if match.granularity == SECTION and match.start_page is not None and match.end_page is not None:
+                    first, last = match.start_page, match.end_page
                     candidates = range(first, min(last, first + MAX_SECTION_PAGES_TO_HIGHLIGHT - 1) + 1)
                 else:
-                    candidates = range(match["page"], match["page"] + 1)
+                    candidates = range(match.page, match.page + 1)
                 best = None
                 for number in candidates:
                     found = page_hits(opened.doc.load_page(number - 1), terms, style, context,
@@ -299,15 +299,15 @@ def decorate_matches(target: Target, chosen: list[dict[str, Any]], query: str, s
                 assert best is not None
                 number, hits = best
                 page = opened.doc.load_page(number - 1)
-            match.pop("passage_page", None)
-            match.update({"page": number, "excerpt": hits.excerpt, "excerpt_style": hits.excerpt_style,
-                          "rects": hits.rects, "page_width": round(page.rect.width, 1),
-                          "page_height": round(page.rect.height, 1)})
-            if match["granularity"] == "page" and outline:
+            match.passage = match.passage_page = None
+            match.page, match.excerpt, match.excerpt_style = number, hits.excerpt, hits.excerpt_style
+            match.rects = hits.rects
+            match.page_width, match.page_height = round(page.rect.width, 1), round(page.rect.height, 1)
+            if match.granularity == PAGE and outline:
                 y = hits.rects[0][1] if hits.rects else 0.0
                 section = _section_at(_outline_near(target.fingerprint, outline, page), number, y)
                 if section:
-                    match["section"] = section
+                    match.section = section
 
 
 @dataclass(frozen=True)
@@ -326,7 +326,8 @@ def choose_mode(requested: str, granularity: str, index: DocumentIndex, state: I
     available, why_not = embedding.model_status()
     if requested == "semantic" and not available:
         raise PdfDeskError(SEMANTIC_UNAVAILABLE, f"Semantic search cannot run: {why_not}.",
-                           'Use mode "keyword" or "auto", or get an embedding model (Settings, or `pdfdesk model fetch`).')
+                           'Use mode "keyword" or "auto", or get an embedding model '
+                           "(Settings, or `pdfdesk model fetch`).")
     if requested == "auto" and granularity == "section":
         return ModeChoice("keyword", "sections rank by their words; ask for mode semantic to rank them by meaning")
     if not available:
@@ -374,7 +375,7 @@ def search_document(target: Target, page_count: int, query: str, mode: str, gran
         chosen = _ranked(target, index, None, page_count, query, "keyword", granularity, limit, details, unwritable)
         details["mode_used"] = "keyword"
     for match in chosen:
-        match["score"] = round(float(match["score"]), 4)
+        match.score = round(float(match.score), 4)
     if decorate:
         decorate_matches(target, chosen, query, style, context)
     result.matches = chosen
@@ -400,7 +401,8 @@ def _unwritable(index: DocumentIndex) -> str | None:
 
 
 def _ranked(target: Target, index: DocumentIndex, state: IndexState | None, page_count: int, query: str, mode: str,
-            granularity: str, limit: int, details: dict[str, Any], unwritable: str | None = None) -> list[dict[str, Any]]:
+            granularity: str, limit: int, details: dict[str, Any],
+            unwritable: str | None = None) -> list[Match]:
     sections = granularity == "section" and state is not None and state.sections_indexed
     if granularity == "section" and not sections:
         details["sections_pending"] = True
@@ -413,22 +415,22 @@ def _ranked(target: Target, index: DocumentIndex, state: IndexState | None, page
     details.setdefault("index_complete", bool(state and state.pages_complete))
     if keyword is not None and semantic_ranking is not None:
         chosen = []
-        strict = [key for key in keyword.keys if "keyword_match" not in keyword.matches[key]] + keyword.near
-        partial = [(key, keyword.matches[key]["score"]) for key in keyword.keys
-                   if "keyword_match" in keyword.matches[key] and key not in keyword.near]
-        meaning = [(key, semantic_ranking.matches[key]["score"]) for key in semantic_ranking.keys]
+        strict = [key for key in keyword.keys if not keyword.matches[key].partial] + keyword.near
+        partial = [(key, keyword.matches[key].score) for key in keyword.keys
+                   if keyword.matches[key].partial and key not in keyword.near]
+        meaning = [(key, semantic_ranking.matches[key].score) for key in semantic_ranking.keys]
         for key, found_by in keyword_first(strict, meaning, limit, partial, semantic_ranking.typical):
             match = keyword.matches.get(key) or semantic_ranking.matches[key]
             if found_by == "both":
-                match["found_by"] = "both"
-                match["similarity"] = semantic_ranking.matches[key]["similarity"]
+                match.found_by = "both"
+                match.similarity = semantic_ranking.matches[key].similarity
             elif found_by == "semantic":
-                match["low_confidence"] = True
+                match.low_confidence = True
             chosen.append(match)
         return chosen
     ranking = keyword or semantic_ranking
     chosen = [ranking.matches[key] for key in ranking.keys[:limit]] if ranking is not None else []
     for match in chosen:
-        if match["found_by"] == "semantic" and match["similarity"] < LOW_CONFIDENCE_SIMILARITY:
-            match["low_confidence"] = True
+        if match.found_by == "semantic" and (match.similarity or 0.0) < LOW_CONFIDENCE_SIMILARITY:
+            match.low_confidence = True
     return chosen

@@ -22,6 +22,7 @@ from pdfdesk.index.backend import SOME_WORDS
 from pdfdesk.index.builder import Target
 from pdfdesk.index.library import INDEXED, Library, LibraryEntry
 from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.matches import PAGE, Match
 from pdfdesk.index.owner import start_background_owner
 from pdfdesk.index.search import decorate_matches, search_document
 from pdfdesk.tools.common import document_details
@@ -68,11 +69,11 @@ def _search_one(args: dict[str, Any], query: str, mode: str) -> Found:
     found = search_document(target, page_count, query, mode, args.get("granularity", "page"),
                             args.get("max_results", 10), args.get("excerpt_style", "paragraph"),
                             args.get("context_chars", 200))
-    # The index layer below tools returns plain dicts; from here on they are the declared shapes
-    # (query, mode, granularity, matches and the counts are added by `pdf_search`).
-    matches = cast(list[SearchMatch], found.matches)
-    for match in matches:
-        match["file"] = document["file"]
+    # from here on the matches are the shapes `details` declare (query, mode, granularity and the
+    # counts are added by `pdf_search`)
+    for match in found.matches:
+        match.file = document["file"]
+    matches = cast(list[SearchMatch], [match.as_details() for match in found.matches])
     details = cast(SearchDetails, {**document, **found.details})
     return Found(matches, details, name, _flag_hidden_text(args, matches, details))
 
@@ -176,23 +177,21 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     backend = SqliteLibrary(library.database)
     sections = args.get("granularity", "page") == "section"
     ranking = library_search.LibraryRanking()
-    found: list[tuple[str, dict[str, Any]]] = []  # (fingerprint, match)
+    found: list[tuple[str, Match]] = []  # (fingerprint, match)
     if sections:
-        found.extend((section.fingerprint, {
-            "granularity": "section", "title": section.title, "path": section.path, "level": section.level,
-            "start_page": section.start_page, "end_page": section.end_page, "page": section.start_page,
-            "score": round(section.score, 4), "found_by": "keyword",
-            **({"keyword_match": "partial"} if section.match == SOME_WORDS else {})})
-            for section in library_search.rank_sections(query, limit, searchable, backend))
-        ranking.strict_count = sum(1 for _, match in found if "keyword_match" not in match)
+        for section in library_search.rank_sections(query, limit, searchable, backend):
+            match = Match.of_section(section.title, section.path, section.level, section.start_page,
+                                     section.end_page, round(section.score, 4), "keyword")
+            match.partial = section.match == SOME_WORDS
+            found.append((section.fingerprint, match))
+        ranking.strict_count = sum(1 for _, match in found if not match.partial)
     else:
         ranking = library_search.rank(query, limit, searchable, backend)
-        found.extend((hit.fingerprint, {
-            "granularity": "page", "page": hit.page, "score": round(hit.score, 4), "found_by": "keyword",
-            **({"keyword_match": "partial"} if hit.match == SOME_WORDS else {})}) for hit in ranking.hits)
+        found.extend((hit.fingerprint, Match(PAGE, hit.page, round(hit.score, 4), "keyword",
+                                             partial=hit.match == SOME_WORDS)) for hit in ranking.hits)
     targets: dict[str, Target | None] = {}
     skipped: list[SkippedDocument] = []
-    chosen: list[tuple[Target, dict[str, Any]]] = []
+    chosen: list[tuple[Target, Match]] = []
     for fingerprint, match in found:
         entry = searchable.entry(fingerprint)
         if entry is None:
@@ -202,7 +201,7 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
         target = targets[fingerprint]
         if target is None:
             continue
-        match["file"] = entry.path
+        match.file = entry.path
         chosen.append((target, match))
     for target in targets.values():
         if target is not None:
@@ -216,7 +215,7 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     if mode == "auto":
         details["mode_reason"] = (f"the library ranks {unit}s by their words; meaning is searched one document "
                                   "at a time (mode semantic)")
-    if any("keyword_match" in match for _, match in chosen):
+    if any(match.partial for _, match in chosen):
         details["keyword_match"] = "partial"
         details["note"] = (f"No {unit} holds all the words" if not ranking.strict_count else
                            f"Only {ranking.strict_count} {unit}(s) hold all the words") + \
@@ -231,7 +230,7 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
         details["documents_skipped"] = skipped
     if outside:
         details["documents_outside_roots"] = outside
-    return Found(cast(list[SearchMatch], [match for _, match in chosen]), details, "the library")
+    return Found(cast(list[SearchMatch], [match.as_details() for _, match in chosen]), details, "the library")
 
 
 def _reopened(entry: LibraryEntry, skipped: list[SkippedDocument]) -> Target | None:
@@ -255,7 +254,7 @@ def _search_library_by_meaning(args: dict[str, Any], query: str, mode: str) -> F
     without roots): those are neither opened nor named, only counted."""
     limit = args.get("max_results", 10)
     searched = 0
-    pool: dict[tuple[str, int], tuple[Target, dict[str, Any]]] = {}
+    pool: dict[tuple[str, int], tuple[Target, Match]] = {}
     skipped: list[SkippedDocument] = []
     modes: set[str] = set()
     reasons: set[str] = set()
@@ -281,9 +280,9 @@ def _search_library_by_meaning(args: dict[str, Any], query: str, mode: str) -> F
             reasons.add(found.details["mode_reason"])
         searched += 1
         for position, match in enumerate(found.matches):
-            match["file"] = entry.path
+            match.file = entry.path
             pool[(entry.path, position)] = (target, match)
-    ranked = sorted(pool, key=lambda key: -float(pool[key][1]["score"]))
+    ranked = sorted(pool, key=lambda key: -pool[key][1].score)
     chosen = [pool[key] for key in ranked[:limit]]
     for target, match in chosen:
         decorate_matches(target, [match], query, args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
@@ -291,13 +290,11 @@ def _search_library_by_meaning(args: dict[str, Any], query: str, mode: str) -> F
                                    "mode_used": "mixed" if len(modes) > 1 else (modes.pop() if modes else "keyword")})
     if reasons:
         details["mode_reason"] = "; ".join(sorted(reasons))
-    if any("keyword_match" in match for _, match in chosen):
-        details["keyword_match"] = "partial"
     if skipped:
         details["documents_skipped"] = skipped
     if outside:
         details["documents_outside_roots"] = outside
-    return Found(cast(list[SearchMatch], [match for _, match in chosen]), details, "the library")
+    return Found(cast(list[SearchMatch], [match.as_details() for _, match in chosen]), details, "the library")
 
 
 HEADER_RESERVE = 4_000  # the header, notes, hidden-text warning and the untrusted-content fence

@@ -112,7 +112,7 @@ def test_sigkill_at_20_random_points_never_corrupts_the_index(marked_pdf, pdfdes
     rng = random.Random(20)
     progress: list[int] = []
     started = time.monotonic()
-    for kill in range(KILLS):
+    for _ in range(KILLS):
         proc = run_builder(marked_pdf, pdfdesk_home, batch=15)
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "start", proc.stderr.read() if proc.stderr else ""
@@ -130,7 +130,7 @@ def test_sigkill_at_20_random_points_never_corrupts_the_index(marked_pdf, pdfdes
     assert check_index(target, rng) == PAGES_IN_DOC
     for n in range(1, PAGES_IN_DOC + 1, 7):  # through the search layer as a tool sees it
         found = search_document(target, PAGES_IN_DOC, word(n), "keyword", "page", 5, "snippet", 50)
-        assert [m["page"] for m in found.matches] == [n]
+        assert [m.page for m in found.matches] == [n]
     assert time.monotonic() - started < 90
 
 
@@ -156,7 +156,7 @@ READER = textwrap.dedent("""
         except Exception as exc:
             wrong.append(f"{n}: {type(exc).__name__}: {exc}")
             continue
-        pages = [m["page"] for m in found.matches]
+        pages = [m.page for m in found.matches]
         skipped = found.details.get("pages_not_searched", "")
         not_searched = set(parse_page_spec(skipped, total)) if skipped else set()
         if pages != [n] and not (pages == [] and n in not_searched):  # only "not reached in time" may miss

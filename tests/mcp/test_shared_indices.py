@@ -80,7 +80,7 @@ def test_a_reader_that_cannot_open_an_index_reads_the_pages_and_leaves_the_folde
     before = folder_snapshot(folder)
     monkeypatch.setattr(store.whoosh_index, "open_dir", lambda *a, **k: (_ for _ in ()).throw(OSError("gone")))
     found = search_document(target, 3, "hello", "keyword", "page", 10, "paragraph", 200)
-    assert sorted(m["page"] for m in found.matches) == [1, 2, 3]
+    assert sorted(m.page for m in found.matches) == [1, 2, 3]
     assert found.details["index_complete"] is False and found.details["pages_scanned"] == 3
     # only a note for the builder (which checks the index before touching it) is added
     assert DocumentIndex(target.fingerprint).damage() == store.PAGES
@@ -163,5 +163,6 @@ def test_semantic_progress_counts_only_committed_chunks(tmp_path):
     store_.write_chunk([semantic.Passage(1, "a")], np.ones((1, 4), dtype=np.float32), first_page=1, through_page=10)
     assert store_.pages_done() == 10
     # a writer stopped between the two renames: the passages are in place, the vectors are not
-    (store_.folder / "chunk-00002.json").write_text('{"first_page": 11, "through_page": 20, "passages": []}', encoding="utf-8")
+    (store_.folder / "chunk-00002.json").write_text('{"first_page": 11, "through_page": 20, "passages": []}',
+                                                    encoding="utf-8")
     assert store_.pages_done() == 10
