@@ -393,7 +393,7 @@ class LibraryBuild:
     child_peak_mb: float = 0.0  # the largest resident memory a child reached
 
 
-def _library_child(send: Callable[[object], None], entries: list[tuple[str, str]]) -> None:
+def _library_child(send: Callable[[object], None], entries: list[tuple[str, str]], batch_pages: int) -> None:
     """In the child: read each (path, fingerprint)'s pages into the record, and add them to the
     library index a batch of whole documents at a time; says which document it is on."""
     backend = SqliteLibrary()
@@ -427,7 +427,7 @@ def _library_child(send: Callable[[object], None], entries: list[tuple[str, str]
         batch.append((fingerprint, page_texts(target, 1, total) if total else []))
         paths_in_batch.append(path)
         pages_in_batch += total
-        if pages_in_batch >= INDEX_BATCH_PAGES:
+        if pages_in_batch >= batch_pages:
             flush()
     flush()
     send(("memory", peak_memory_mb()))
@@ -463,8 +463,10 @@ class _ChildFollower:
 
 
 def build_library_index(entries: list[LibraryEntry], library: Library | None = None,
-                        progress: FileProgress | None = None, cancel: threading.Event | None = None) -> LibraryBuild:
-    """Put the pages of `entries` (registered: fingerprint known) into the library index."""
+                        progress: FileProgress | None = None, cancel: threading.Event | None = None,
+                        batch_pages: int = INDEX_BATCH_PAGES) -> LibraryBuild:
+    """Put the pages of `entries` (registered: fingerprint known) into the library index, a
+    transaction of whole documents every `batch_pages` pages."""
     library = library or Library()
     remaining = [(e.path, e.fingerprint, e.pages, e.name) for e in entries if e.fingerprint]
     build = LibraryBuild()
@@ -475,7 +477,7 @@ def build_library_index(entries: list[LibraryEntry], library: Library | None = N
         build.children += 1
         deadline = CHILD_DEADLINE_S + CHILD_DEADLINE_PER_PAGE_S * sum(pages for _, _, pages, _ in chunk)
         try:
-            childproc.run_job(_library_child, ([(path, fingerprint) for path, fingerprint, _, _ in chunk],),
+            childproc.run_job(_library_child, ([(path, fingerprint) for path, fingerprint, _, _ in chunk], batch_pages),
                               name="pdfdesk-library-index", priority=childproc.Priority.BACKGROUND,
                               deadline_s=deadline, memory_mb=2048, cancel=cancel, on_message=follower)
         except childproc.JobCancelled:

@@ -102,7 +102,8 @@ def test_one_ranking_across_documents_puts_the_page_holding_every_word_first(tmp
 
 def test_library_search_falls_back_to_pages_holding_some_of_the_words(tmp_path):
     a = make_doc(tmp_path / "a.pdf", ["The invoice from Northwind was paid late.", "Nothing here."])
-    b = make_doc(tmp_path / "b.pdf", ["A penalty applies to invoices paid late.", "Northwind penalty invoice paid late."])
+    b = make_doc(tmp_path / "b.pdf", ["A penalty applies to invoices paid late.",
+                                      "Northwind penalty invoice paid late."])
     Library().add([str(a), str(b)])
     Library().process()
     result = call_tool("pdf_search", {"library": True, "query": "northwind invoice penalty dispute"})
@@ -171,3 +172,46 @@ def test_library_sections_rank_in_one_index_titles_first(tmp_path):
     library.process()
     again = call_tool("pdf_search", {"library": True, "query": "heating schedule", "granularity": "section"})
     assert [os.path.basename(m["file"]) for m in again.details["matches"]] == ["aaa-handbook.pdf"]
+
+
+KILLED_BUILD = """
+import sys
+from pdfdesk.index.library import Library, build_library_index
+library = Library()
+build_library_index(library.register(), library, batch_pages=int(sys.argv[1]))
+"""
+
+
+def test_a_build_killed_half_way_resumes_with_every_document_in_once(tmp_path, pdfdesk_home):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from pdfdesk.index.library_fts import SqliteLibrary
+
+    folder = tmp_path / "case"
+    folder.mkdir()
+    for n in range(40):
+        make_doc(folder / f"doc-{n:02d}.pdf", [f"Exhibit {n} page {p} mentions item{n}x{p}." for p in range(1, 6)])
+    Library().add([str(folder)])
+    env = {**os.environ, "PDFDESK_HOME": str(pdfdesk_home)}
+    builder = subprocess.Popen([sys.executable, "-c", KILLED_BUILD, "10"], env=env, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while SqliteLibrary().state().documents == 0 and builder.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.killpg(builder.pid, signal.SIGKILL)  # the command and its indexing child, at once
+    builder.wait()
+    first = SqliteLibrary().state()
+    assert 0 < first.documents < 40, "the kill did not land half way (the build was too fast to catch)"
+    library = Library()
+    rest = library.register()  # the documents the killed run had not committed are queued again
+    assert len(rest) == 40 - first.documents
+    from pdfdesk.index.library import build_library_index
+
+    build_library_index(rest, library)
+    state = SqliteLibrary().state()
+    assert (state.documents, state.pages) == (40, 200)
+    assert {e.status for e in Library().entries()} == {INDEXED}
+    hits = call_tool("pdf_search", {"library": True, "query": "item17x3", "mode": "keyword"}).details["matches"]
+    assert [(os.path.basename(m["file"]), m["page"]) for m in hits] == [("doc-17.pdf", 3)]
