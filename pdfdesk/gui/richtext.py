@@ -53,13 +53,15 @@ def parse_citation_href(href: str) -> tuple[str, int, str | None] | None:
         return None
     if page < 1 or not document:
         return None
-    return document, page, (query.get("c") or [None])[0]
+    keys = query.get("c")
+    return document, page, keys[0] if keys else None
 
 
 def highlight_terms(text: str, query: str) -> str:
-    """`text` escaped, with the query's words (and stems' prefixes) in bold."""
+    """`text` escaped, with the query's words that decide a match (and stems' prefixes) in bold:
+    not every "to" and "a" of a question typed in plain words."""
     terms = parse_terms(query)
-    needles = [n for n in terms.phrases + terms.words + terms.prefixes if n.strip()]
+    needles = [n for n in terms.phrases + terms.deciding_words + terms.prefixes if n.strip()]
     if not needles:
         return esc(text)
     parts = []
@@ -186,13 +188,12 @@ def markdown_html(text: str, resolve: CitationResolver | None = None) -> str:
             flush()
             level = min(len(heading.group(1)) + 2, 6)
             blocks.append(f"<h{level}>{inline(heading.group(2), base + heading.start(2))}</h{level}>")
-        elif bullet or numbered:
+        elif found := bullet or numbered:
             tag = "ul" if bullet else "ol"
             if paragraph or quote or (items and list_tag != tag):
                 flush()
             list_tag = tag
-            found = bullet or numbered
-            items.append(inline(found.group(1), base + found.start(1)))  # type: ignore[union-attr]
+            items.append(inline(found.group(1), base + found.start(1)))
         elif items and line.startswith(("  ", "\t")):
             items[-1] += " " + inline(line.strip(), base + len(line) - len(line.lstrip()))
         else:

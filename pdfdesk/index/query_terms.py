@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from pdfdesk.index.analysis import analyze, fold, has_cjk
+from pdfdesk.index.relaxing import stop_terms
 
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
@@ -24,19 +25,36 @@ class QueryTerms:
     any_of: bool = False                                # the query used OR
 
     @property
+    def deciding_words(self) -> list[str]:
+        """The plain words that decide a match: stop words ("to", "a", "and") only ever add to a
+        score, so they are left out, unless the query has nothing else."""
+        content = [word for word in self.words if not is_stop_word(word)]
+        return content if content or self.phrases or self.prefixes else self.words
+
+    @property
     def stems(self) -> set[str]:
-        """Index terms of the positive words and phrases (stemmed; CJK as bigrams; a joined word's
-        parts, as the query asks for them)."""
-        return {t for text in self.words + self.phrases for t in analyze(text, query=True)}
+        """Index terms of the deciding words and of the phrases, the terms a hit is shown for
+        (stemmed; CJK as bigrams; a joined word's parts, as the query asks for them). A phrase's
+        stop words are shown only where the phrase is nothing but stop words."""
+        found = {t for text in self.deciding_words for t in analyze(text, query=True)}
+        for phrase in self.phrases:
+            terms = set(analyze(phrase, query=True))
+            found |= (terms - stop_terms()) or terms
+        return found
 
     @property
     def needles(self) -> list[str]:
-        """Literal strings to look for on a page: phrases, CJK words, and plain words."""
-        return self.phrases + self.words
+        """Literal strings to look for on a page: phrases, CJK words, and the deciding words."""
+        return self.phrases + self.deciding_words
 
     @property
     def empty(self) -> bool:
         return not (self.words or self.phrases or self.prefixes)
+
+
+def is_stop_word(word: str) -> bool:
+    """A typed word all of whose index terms are stop words (in any language listed)."""
+    return set(analyze(word, query=True)) <= stop_terms()
 
 
 def parse_terms(query: str) -> QueryTerms:

@@ -16,8 +16,7 @@ from pdfdesk.core.documents import open_source
 from pdfdesk.index.analysis import analyze, fold, has_cjk
 from pdfdesk.index.builder import Target
 from pdfdesk.index.page_text import searchable_text, stored_texts
-from pdfdesk.index.query_terms import QueryTerms
-from pdfdesk.index.relaxing import stop_terms
+from pdfdesk.index.query_terms import QueryTerms, is_stop_word
 
 SCAN_SLICE = 25  # pages read per MuPDF lock hold, so a background build can interleave
 
@@ -35,7 +34,7 @@ def _needles(terms: QueryTerms) -> tuple[list[re.Pattern[str]], list[str]]:
     the analyzer splits (`major_diam`, `Keyword42`) needs its parts in a row, with nothing but
     punctuation or spaces between them, as the index's phrase of parts does."""
     required: list[str | re.Pattern[str]] = []
-    content = [word for word in terms.words if not _is_stop(word)]
+    content = [word for word in terms.words if not is_stop_word(word)]
     # stop words add nothing a page must hold, as in the index's query (unless they are all there is)
     words = content if content or terms.phrases or terms.prefixes else terms.words
     for word in words:
@@ -52,10 +51,6 @@ def _needles(terms: QueryTerms) -> tuple[list[re.Pattern[str]], list[str]]:
     return [n if isinstance(n, re.Pattern) else re.compile(re.escape(n)) for n in required if n], terms.excluded
 
 
-def _is_stop(word: str) -> bool:
-    return set(analyze(word, query=True)) <= stop_terms()
-
-
 # The parts of a typed word as they appear on a page (folded: letters, digits, camelCase apart).
 WORD_PARTS = re.compile(r"\d+|[^\W\d_]+")
 
@@ -66,7 +61,7 @@ def _stem_needle(stem: str, word: str) -> str:
     i is dropped and only the part shared with the typed word is kept ("compan")."""
     if stem.endswith("i") and len(stem) > 3:
         stem = stem[:-1]
-    shared = os.path.commonprefix([stem, word.lower()])
+    shared = os.path.commonprefix([stem, word.lower()])  # noqa: RUF071 - two words, compared by character
     return shared if len(shared) >= 3 else stem
 
 
@@ -86,7 +81,7 @@ def _relaxed_needles(terms: QueryTerms) -> list[re.Pattern[str]] | None:
     match (as `relaxing.relaxed_query` asks the index); None when there is nothing to relax."""
     if terms.any_of or len(terms.words) + len(terms.phrases) + len(terms.prefixes) < 2:
         return None
-    content = [word for word in terms.words if not _is_stop(word)]
+    content = [word for word in terms.words if not is_stop_word(word)]
     if not (content or terms.phrases or terms.prefixes):
         return None
     needles, _ = _needles(QueryTerms(words=content, phrases=terms.phrases, prefixes=terms.prefixes))

@@ -1,0 +1,51 @@
+"""Only the words that decide a match are shown: not every "to", "a" and "and" of a plain question."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from pdfdesk.index.query_terms import parse_terms
+from pdfdesk.tools import call_tool
+
+PAGE = ("To read data from a file, open the file and read it line by line. A file is a sequence of "
+        "bytes; the data in it is read into a buffer, and a buffer is emptied when it is full.")
+
+
+def page_pdf(path):
+    doc = pymupdf.open()
+    doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 400), PAGE, fontsize=11)
+    doc.save(path)
+    return path
+
+
+def highlighted_words(path, query):
+    result = call_tool("pdf_search", {"path": str(path), "query": query, "mode": "keyword"})
+    assert not result.is_error, result.text
+    match = result.details["matches"][0]
+    with pymupdf.open(path) as doc:
+        page = doc[match["page"] - 1]
+        return [page.get_textbox(pymupdf.Rect(r)).strip(" ,.;").lower() for r in match["rects"]]
+
+
+def test_a_plain_question_highlights_its_words_not_its_stop_words(tmp_path):
+    words = highlighted_words(page_pdf(tmp_path / "files.pdf"), "how to read data from a file")
+    assert words and set(words) <= {"read", "data", "file"}
+    assert words.count("file") == 3 and words.count("read") == 3  # every "read", none of the "a"s
+
+
+def test_a_query_of_only_stop_words_still_shows_them():
+    assert parse_terms("the and").deciding_words == ["the", "and"]
+    assert parse_terms("to be or").stems  # shown, since nothing else decides the match
+
+
+def test_a_quoted_phrase_shows_its_words_but_not_its_stop_words_alone():
+    terms = parse_terms('"the buffer" empty')
+    assert "buffer" in terms.stems and "the" not in terms.stems
+
+
+def test_the_search_panel_bolds_only_the_deciding_words():
+    from pdfdesk.gui.richtext import highlight_terms
+
+    html = highlight_terms("To read data from a file, open a file.", "how to read data from a file")
+    assert "<b>read</b>" in html and "<b>data</b>" in html and html.count("<b>file</b>") == 2
+    assert "<b>a</b>" not in html and "<b>To</b>" not in html and "<b>from</b>" not in html
