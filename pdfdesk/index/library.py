@@ -451,49 +451,97 @@ class _ChildFollower:
         elif message[0] == "failed":
             self.library.fail(message[1], message[2])
             self.done.add(message[1])
-            self.build.failed += 1
+            with _build_lock:
+                self.build.failed += 1
         elif message[0] == "memory":
-            self.build.child_peak_mb = max(self.build.child_peak_mb, float(message[1]))
+            with _build_lock:
+                self.build.child_peak_mb = max(self.build.child_peak_mb, float(message[1]))
         elif message[0] == "indexed":
             self.done.update(message[1])
-            self.build.documents += len(message[1])
-            self.build.pages += message[2]
+            with _build_lock:
+                self.build.documents += len(message[1])
+                self.build.pages += message[2]
+                done = self.build.pages
             if self.progress is not None:
-                self.progress(self.names.get(message[1][-1], ""), self.build.pages, self.total_pages)
+                self.progress(self.names.get(message[1][-1], ""), done, self.total_pages)
+
+
+LIBRARY_WORKERS = 2  # children reading documents at once: extraction and analysis use a core each
 
 
 def build_library_index(entries: list[LibraryEntry], library: Library | None = None,
                         progress: FileProgress | None = None, cancel: threading.Event | None = None,
-                        batch_pages: int = INDEX_BATCH_PAGES) -> LibraryBuild:
+                        batch_pages: int = INDEX_BATCH_PAGES, workers: int | None = None) -> LibraryBuild:
     """Put the pages of `entries` (registered: fingerprint known) into the library index, a
-    transaction of whole documents every `batch_pages` pages."""
+    transaction of whole documents every `batch_pages` pages, with up to `workers` children at
+    once (each reads its own share of the documents; only their commits take turns)."""
     library = library or Library()
-    remaining = [(e.path, e.fingerprint, e.pages, e.name) for e in entries if e.fingerprint]
+    items = [(e.path, e.fingerprint, e.pages, e.name) for e in entries if e.fingerprint]
     build = LibraryBuild()
-    total_pages = sum(pages for _, _, pages, _ in remaining)
-    while remaining and not (cancel is not None and cancel.is_set()):
-        chunk, remaining = remaining[:CHILD_DOCUMENTS], remaining[CHILD_DOCUMENTS:]
-        follower = _ChildFollower(library, build, {path: name for path, _, _, name in chunk}, total_pages, progress)
-        build.children += 1
-        deadline = CHILD_DEADLINE_S + CHILD_DEADLINE_PER_PAGE_S * sum(pages for _, _, pages, _ in chunk)
-        try:
-            childproc.run_job(_library_child, ([(path, fingerprint) for path, fingerprint, _, _ in chunk], batch_pages),
-                              name="pdfdesk-library-index", priority=childproc.Priority.BACKGROUND,
-                              deadline_s=deadline, memory_mb=2048, cancel=cancel, on_message=follower)
-        except childproc.JobCancelled:
-            break
-        except PdfDeskError as exc:
-            if exc.extra.get("storage_problem"):
-                raise
-            # the document being read took the child down: it fails alone, the rest go on
-            culprit = follower.current
-            if culprit is not None and culprit not in follower.done:
-                library.fail(culprit, f"{exc.code}: {exc.message}")
-                build.failed += 1
-                follower.done.add(culprit)
-            # documents read but not yet committed are read again (from the record: no PDF work)
-            remaining = [item for item in chunk if item[0] not in follower.done] + remaining
+    total_pages = sum(pages for _, _, pages, _ in items)
+    count = max(1, min(workers or LIBRARY_WORKERS, os.cpu_count() or 1, len(items)))
+    shares = [items[i::count] for i in range(count)]
+    job = _LibraryJob(library, build, total_pages, progress, cancel, batch_pages)
+    if count == 1:
+        job.run(shares[0])
+        return build
+    threads = [threading.Thread(target=job.run, args=(share,), name=f"pdfdesk-library-{n}", daemon=True)
+               for n, share in enumerate(shares)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if job.errors:
+        raise job.errors[0]
     return build
+
+
+class _LibraryJob:
+    """Children for one share of the documents, one after another: a child that dies fails the
+    document it was on, and the next child goes on with the rest of the share."""
+
+    def __init__(self, library: Library, build: LibraryBuild, total_pages: int, progress: FileProgress | None,
+                 cancel: threading.Event | None, batch_pages: int) -> None:
+        self.library, self.build, self.total_pages = library, build, total_pages
+        self.progress, self.cancel, self.batch_pages = progress, cancel, batch_pages
+        self.errors: list[BaseException] = []
+
+    def run(self, remaining: list[tuple[str, str | None, int, str]]) -> None:
+        try:
+            self._run(remaining)
+        except BaseException as exc:  # raised again by the thread that started the job
+            self.errors.append(exc)
+
+    def _run(self, remaining: list[tuple[str, str | None, int, str]]) -> None:
+        while remaining and not (self.cancel is not None and self.cancel.is_set()):
+            chunk, remaining = remaining[:CHILD_DOCUMENTS], remaining[CHILD_DOCUMENTS:]
+            follower = _ChildFollower(self.library, self.build, {path: name for path, _, _, name in chunk},
+                                      self.total_pages, self.progress)
+            with _build_lock:
+                self.build.children += 1
+            deadline = CHILD_DEADLINE_S + CHILD_DEADLINE_PER_PAGE_S * sum(pages for _, _, pages, _ in chunk)
+            documents = [(path, fingerprint) for path, fingerprint, _, _ in chunk]
+            try:
+                childproc.run_job(_library_child, (documents, self.batch_pages), name="pdfdesk-library-index",
+                                  priority=childproc.Priority.BACKGROUND, deadline_s=deadline, memory_mb=2048,
+                                  cancel=self.cancel, on_message=follower)
+            except childproc.JobCancelled:
+                return
+            except PdfDeskError as exc:
+                if exc.extra.get("storage_problem"):
+                    raise
+                # the document being read took the child down: it fails alone, the rest go on
+                culprit = follower.current
+                if culprit is not None and culprit not in follower.done:
+                    self.library.fail(culprit, f"{exc.code}: {exc.message}")
+                    with _build_lock:
+                        self.build.failed += 1
+                    follower.done.add(culprit)
+                # documents read but not yet committed are read again (from the record: no PDF work)
+                remaining = [item for item in chunk if item[0] not in follower.done] + remaining
+
+
+_build_lock = threading.Lock()  # the counters of a build that several children report to
 
 
 def _sync_child(send: Callable[[object], None]) -> SyncResult:
