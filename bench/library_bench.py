@@ -179,19 +179,26 @@ PHASES = {"index": phase_index, "own": phase_own_indices, "queries": phase_queri
 
 
 def run_phase(home: Path, name: str, *args: object, kill_after: float | None = None) -> dict:
-    """A phase in a fresh Python process with `home` as its data folder; its JSON result."""
+    """A phase in a fresh Python process with `home` as its data folder; its JSON result. The
+    phase runs from `-c`, not as this file: a child process then starts without importing the
+    corpus generator again. Its stderr goes to a file beside the data folder, shown on failure."""
     env = {**os.environ, "PDFDESK_HOME": str(home), "PDFDESK_BACKGROUND_INDEXING": "0"}
-    command = [sys.executable, __file__, "--phase", name, *(json.dumps(a) for a in args)]
-    if kill_after is None:
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"phase {name} failed:\n{done.stderr[-3000:]}")
-        return json.loads(done.stdout.strip().splitlines()[-1])
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
-    time.sleep(kill_after)
-    os.killpg(process.pid, signal.SIGKILL)  # the phase and its indexing child, at once
-    process.wait()
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from bench.library_bench import main; "
+            "sys.exit(main())")
+    command = [sys.executable, "-c", code, "--phase", name, *(json.dumps(a) for a in args)]
+    log = home.parent / f"{home.name}-{name}.log"
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a", encoding="utf-8") as errors:
+        if kill_after is None:
+            done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=errors, text=True, check=False)
+            if done.returncode != 0:
+                raise RuntimeError(f"phase {name} failed:\n{log.read_text(encoding='utf-8')[-3000:]}")
+            return json.loads(done.stdout.strip().splitlines()[-1])
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors,
+                                   start_new_session=True)
+        time.sleep(kill_after)
+        os.killpg(process.pid, signal.SIGKILL)  # the phase and its indexing children, at once
+        process.wait()
     return {}
 
 

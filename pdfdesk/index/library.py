@@ -379,7 +379,7 @@ def peak_memory_mb() -> float:
 # MuPDF and the analyzer), so one child reads many documents in turn. A document that crashes or
 # hangs MuPDF takes its child down: the parent marks that one failed and starts a new child for
 # the rest.
-CHILD_DOCUMENTS = 2000
+CHILD_DOCUMENTS = 500  # a fresh child every so often keeps MuPDF's and SQLite's caches from growing
 CHILD_DEADLINE_S = 120.0
 CHILD_DEADLINE_PER_PAGE_S = 1.0
 
@@ -513,6 +513,7 @@ class _LibraryJob:
             self.errors.append(exc)
 
     def _run(self, remaining: list[tuple[str, str | None, int, str]]) -> None:
+        fruitless = 0  # children in a row that ended before reading any document
         while remaining and not (self.cancel is not None and self.cancel.is_set()):
             chunk, remaining = remaining[:CHILD_DOCUMENTS], remaining[CHILD_DOCUMENTS:]
             follower = _ChildFollower(self.library, self.build, {path: name for path, _, _, name in chunk},
@@ -530,17 +531,28 @@ class _LibraryJob:
             except PdfDeskError as exc:
                 if exc.extra.get("storage_problem"):
                     raise
-                # the document being read took the child down: it fails alone, the rest go on
+                error = f"{exc.code}: {exc.message}"
                 culprit = follower.current
                 if culprit is not None and culprit not in follower.done:
-                    self.library.fail(culprit, f"{exc.code}: {exc.message}")
-                    with _build_lock:
-                        self.build.failed += 1
+                    # the document being read took the child down: it fails alone, the rest go on
+                    self._fail([culprit], error)
                     follower.done.add(culprit)
+                fruitless = fruitless + 1 if culprit is None else 0
+                left = [item for item in chunk if item[0] not in follower.done]
+                if fruitless >= FRUITLESS_CHILDREN:  # children cannot start here: say so, never loop
+                    self._fail([path for path, _, _, _ in left], error)
+                    left = []
                 # documents read but not yet committed are read again (from the record: no PDF work)
-                remaining = [item for item in chunk if item[0] not in follower.done] + remaining
+                remaining = left + remaining
+
+    def _fail(self, paths: list[str], error: str) -> None:
+        for path in paths:
+            self.library.fail(path, error)
+        with _build_lock:
+            self.build.failed += len(paths)
 
 
+FRUITLESS_CHILDREN = 2
 _build_lock = threading.Lock()  # the counters of a build that several children report to
 
 

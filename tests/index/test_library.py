@@ -215,3 +215,25 @@ def test_a_build_killed_half_way_resumes_with_every_document_in_once(tmp_path, p
     assert {e.status for e in Library().entries()} == {INDEXED}
     hits = call_tool("pdf_search", {"library": True, "query": "item17x3", "mode": "keyword"}).details["matches"]
     assert [(os.path.basename(m["file"]), m["page"]) for m in hits] == [("doc-17.pdf", 3)]
+
+
+def test_children_that_cannot_start_fail_their_documents_instead_of_looping(tmp_path, monkeypatch):
+    from pdfdesk.core import childproc
+    from pdfdesk.index import library as library_module
+    from pdfdesk.index.library import FAILED, build_library_index
+
+    for n in range(3):
+        make_doc(tmp_path / f"d{n}.pdf", [f"Page of document {n}."])
+    library = Library()
+    library.add([str(tmp_path)])
+    started = []
+
+    def refuse(*args, **kwargs):
+        started.append(1)
+        raise childproc.ChildFailed("pdfdesk-library-index", childproc.START, "could not start: no memory.", "")
+
+    monkeypatch.setattr(library_module.childproc, "run_job", refuse)
+    build = build_library_index(library.register(), library, workers=1)
+    assert build.failed == 3 and build.documents == 0 and len(started) == library_module.FRUITLESS_CHILDREN
+    assert {e.status for e in library.entries()} == {FAILED}
+    assert all("could not start" in (e.error or "") for e in library.entries())
