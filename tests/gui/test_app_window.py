@@ -3,6 +3,8 @@ search hits opening the page with highlights, keyboard shortcuts, recent files."
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 import pymupdf
@@ -214,6 +216,36 @@ def test_library_search_opens_the_hit_document_in_a_tab(qtbot, make_window, tmp_
                     timeout=WAIT_MS)
     qtbot.waitUntil(lambda: view_highlights(window.current_view()) is not None, timeout=WAIT_MS)
     assert view_highlights(window.current_view())[0] == 2
+
+
+def test_library_search_in_the_default_mode_puts_the_page_holding_every_word_first(qtbot, make_window, tmp_path,
+                                                                                   text_pdf):
+    """Documents added first do not come first: the page where every word is strongest does."""
+    filler = "Minutes of the committee: heating, cleaning, the car park and the usual business. " * 4
+    paths = []
+    for name, pages in (("aaa-minutes.pdf", [filler + "The boiler warranty came up once.",
+                                             filler + "A boiler, and later its warranty."]),
+                        ("zzz-claims.pdf", [filler, "Boiler warranty claim: the boiler warranty covers the boiler "
+                                                    "for ten years, and the warranty claim was filed."])):
+        doc = pymupdf.open()
+        for text in pages:
+            doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 700), text, fontsize=11)
+        doc.save(tmp_path / name)
+        paths.append(tmp_path / name)
+    window = make_window([text_pdf])
+    wait_open(qtbot, window, 1)
+    window.library_panel.add([str(p) for p in paths])
+    qtbot.waitUntil(lambda: all((str(p), "✓ indexed") in window.library_panel.entries_shown() for p in paths),
+                    timeout=WAIT_MS)
+    panel = window.search_panel
+    panel.scope.setCurrentIndex(panel.scope.findData("library"))
+    assert panel.mode.currentData() == "auto"
+    panel.query.setText("boiler warranty")
+    with qtbot.waitSignal(panel.searchFinished, timeout=WAIT_MS) as finished:
+        panel.search()
+    ranked = [(os.path.basename(m["file"]), m["page"]) for m in finished.args[0]["matches"]]
+    assert ranked[0] == ("zzz-claims.pdf", 2)
+    assert set(ranked[:3]) == {("zzz-claims.pdf", 2), ("aaa-minutes.pdf", 1), ("aaa-minutes.pdf", 2)}
 
 
 def test_search_reports_errors_in_place(qtbot, make_window, text_pdf):
