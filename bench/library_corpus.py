@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import pymupdf
+import pymupdf  # noqa: E402 - after the repository root is on the path, as for the bench modules below
 
 
 def _import_relevance_corpus() -> tuple[ModuleType, ModuleType]:
@@ -944,7 +944,8 @@ def has_words(text: str, query: str, script: str) -> list[str]:
         return [run for run in _WORD.findall(fold(query)) if run not in compact]
     keys = page_keys(text)
     words = _WORD.findall(fold(query))
-    return [word for word, term in zip(words, query_terms(query, script)) if not any(k in keys for k in term)]
+    return [word for word, term in zip(words, query_terms(query, script), strict=False)
+            if not any(k in keys for k in term)]
 
 
 class KeyIndex:
@@ -1149,7 +1150,7 @@ class Writer:
         total = sum(widths)
         mirrored = PAGE_W - x
         right = mirrored if align == "start" else mirrored + total if align == "end" else mirrored + total / 2
-        for piece, width in zip(pieces, widths):
+        for piece, width in zip(pieces, widths, strict=True):
             right -= width
             self._put(face, size, right, piece, y)
 
@@ -1281,7 +1282,7 @@ def families() -> dict[str, Family]:
         if script == "cjk":
             vocabulary = sorted(set(_CJK_CHAR.findall(prose)))
         else:
-            vocabulary = sorted({w for w in re.findall(r"[^\W\d_]{4,}", prose)})
+            vocabulary = sorted(set(re.findall(r"[^\W\d_]{4,}", prose)))
         _FAMILIES[doc.name] = Family(
             doc.name, doc.lang, doc.title, doc.subtitle,
             [f"{h.number} {h.title}".replace("`", "") for h in doc.headings],
@@ -1372,7 +1373,7 @@ def near_miss(page: HandPage, query: str, variant: int, family: Family, rng: ran
             spots: list = [(run, i) for run in runs for i in range(len(run)) if not run[i].isdigit()]
             spots.sort(key=lambda spot: all("b:" + gram in common for gram in _bigrams(spot[0])[max(0, spot[1] - 1):spot[1] + 1]))
         else:
-            spots = [w for w, term in zip(_WORD.findall(fold(query_text)), query_terms(query_text, script))
+            spots = [w for w, term in zip(_WORD.findall(fold(query_text)), query_terms(query_text, script), strict=False)
                      if w not in avoid and len(w) > 2 and not w.isdigit() and not has_words(text, w, script)]
             spots.sort(key=lambda w: any(k in common for k in query_terms(w, script)[0]))
         for attempt in range(len(spots)):
@@ -1702,7 +1703,9 @@ def write_manual(plan: DocPlan, path: Path, seed: int) -> tuple[list[str], dict[
 
 
 def _account(lang: str, rng: random.Random) -> str:
-    digits = lambda n: "".join(rng.choice("0123456789") for _ in range(n))
+    def digits(n: int) -> str:
+        return "".join(rng.choice("0123456789") for _ in range(n))
+
     return {"en": f"GB{digits(2)} NWBK {digits(4)} {digits(4)} {digits(2)}",
             "de": f"DE{digits(2)} {digits(4)} {digits(4)} {digits(4)} {digits(4)} {digits(2)}",
             "ru": f"40702810{digits(12)}", "zh": f"6222 {digits(4)} {digits(4)} {digits(4)}",
@@ -1791,12 +1794,12 @@ def write_invoices(plan: DocPlan, path: Path, seed: int, reservations: Reservati
             writer.y += 13
         writer.y += 20
         columns = ((LEFT, "start"), (360, "end"), (440, "end"), (RIGHT, "end"))
-        for (x, align), label in zip(columns, text["cols"]):
+        for (x, align), label in zip(columns, text["cols"], strict=False):
             writer.line(label, True, 9.5, x=x, align=align)
         writer.y += 16
         for item, quantity, price, amount in invoice["lines"]:
             for (x, align), value in zip(columns, (ITEMS[lang][item][0], str(quantity), money(lang, price),
-                                                   money(lang, amount))):
+                                                   money(lang, amount)), strict=False):
                 writer.line(value, size=9.5, x=x, align=align)
             writer.y += 14
         writer.y += 12
@@ -2011,8 +2014,7 @@ def build_library(folder: Path, documents: int, seed: int = 7,
             page_ids[(plan.rel, number)] = len(index.pages)
             index.add(plan.rel, number, text)
         pages_per[plan.script] += len(texts)
-        for target in plan.targets:
-            placed.append((plan, target, target_pages.get(id(target), target.page)))
+        placed.extend((plan, target, target_pages.get(id(target), target.page)) for target in plan.targets)
         if progress:
             progress(done, len(plans))
     # Keep the queries whose words are all on their page and on no other page.

@@ -54,6 +54,14 @@ def first_row(cursor: sqlite3.Cursor) -> tuple[Any, ...] | None:
     return rows[0] if rows else None
 
 
+def aggregate(cursor: sqlite3.Cursor) -> tuple[Any, ...]:
+    """The one row of an aggregate query (COUNT, MAX, SUM always give one), statement finished."""
+    row = first_row(cursor)
+    if row is None:
+        raise sqlite3.DatabaseError("an aggregate query gave no row")
+    return row
+
+
 def _as_os_error(exc: sqlite3.Error) -> OSError | None:
     """The disk's refusal hidden in a SQLite error, as the OSError a file write would have raised."""
     text = str(exc).lower()
@@ -97,7 +105,8 @@ class Database:
     def connection(self) -> sqlite3.Connection:
         cached = getattr(self._local, "connection", None)
         if cached is not None and cached[1] == self._generation:
-            return cached[0]
+            current: sqlite3.Connection = cached[0]
+            return current
         if cached is not None:
             cached[0].close()
         connection = self._connect()

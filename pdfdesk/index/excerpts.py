@@ -82,14 +82,15 @@ def layout_of_words(found: tuple[Word, ...]) -> PageLayout:
     boxes: dict[int, list[float]] = {}
     terms: dict[str, frozenset[str]] = {}  # a page says most of its words several times
     for word in found:
+        x0, y0, x1, y1 = word.box
         lowered = fold(word.text).strip(_STRIP)
         if lowered:
             if lowered not in terms:
                 terms[lowered] = frozenset(analyze(lowered))
             words.append((word.box, word.text, lowered, terms[lowered]))
         lines.setdefault((word.block, word.line), []).append(word.text)
-        box = boxes.setdefault(word.block, list(word.box))
-        box[:] = [min(box[0], word.box[0]), min(box[1], word.box[1]), max(box[2], word.box[2]), max(box[3], word.box[3])]
+        box = boxes.setdefault(word.block, [x0, y0, x1, y1])
+        box[:] = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
     texts: dict[int, list[str]] = {}
     for (block, _line), parts in lines.items():
         texts.setdefault(block, []).append(" ".join(parts))
@@ -153,7 +154,7 @@ def page_hits(page: pymupdf.Page, terms: QueryTerms, style: str, context_chars: 
     """Hit rectangles and an excerpt for one page."""
     layout = page_layout(page, key)
     rects, hit_words = hit_rects(page, layout, terms)
-    boxes = [tuple(r) for r in rects]
+    boxes = [(r.x0, r.y0, r.x1, r.y1) for r in rects]
     if style == "paragraph":
         for box, text in layout.blocks:
             if len(text) < MIN_PARAGRAPH_CHARS:

@@ -506,13 +506,13 @@ class _LibraryJob:
         self.progress, self.cancel, self.batch_pages = progress, cancel, batch_pages
         self.errors: list[BaseException] = []
 
-    def run(self, remaining: list[tuple[str, str | None, int, str]]) -> None:
+    def run(self, remaining: list[tuple[str, str, int, str]]) -> None:
         try:
             self._run(remaining)
         except BaseException as exc:  # raised again by the thread that started the job
             self.errors.append(exc)
 
-    def _run(self, remaining: list[tuple[str, str | None, int, str]]) -> None:
+    def _run(self, remaining: list[tuple[str, str, int, str]]) -> None:
         fruitless = 0  # children in a row that ended before reading any document
         while remaining and not (self.cancel is not None and self.cancel.is_set()):
             chunk, remaining = remaining[:CHILD_DOCUMENTS], remaining[CHILD_DOCUMENTS:]

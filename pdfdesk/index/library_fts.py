@@ -41,12 +41,7 @@ from whoosh.query import (
 
 from pdfdesk.index.analysis import GRAM_MARK, tokens
 from pdfdesk.index.backend import ALL_WORDS, BackendState, Hit
-from pdfdesk.index.database import (
-    Database,
-    collection_database,
-    first_row,
-    register_schema,
-)
+from pdfdesk.index.database import Database, aggregate, collection_database, first_row, register_schema
 from pdfdesk.index.page_text import SectionText, stored_sections, write_sections
 from pdfdesk.index.store import INDEX_VERSION
 
@@ -233,7 +228,7 @@ class SqliteLibrary:
         with self.database.writing() as db:
             for fingerprint, pages in prepared:
                 self._remove(db, fingerprint)
-                (top,) = first_row(db.execute("SELECT COALESCE(MAX(row), 0) FROM lib_rows"))
+                (top,) = aggregate(db.execute("SELECT COALESCE(MAX(row), 0) FROM lib_rows"))
                 first = top + 1
                 cursor = db.execute("INSERT INTO lib_docs (fingerprint, version, first_row, pages) VALUES (?, ?, ?, ?)",
                                     (fingerprint, INDEX_VERSION, first, len(pages)))
@@ -312,7 +307,7 @@ class SqliteLibrary:
     def state(self) -> BackendState:
         try:
             with self.database.reading() as db:
-                documents, pages = first_row(db.execute("SELECT COUNT(*), COALESCE(SUM(pages), 0) FROM lib_docs"))
+                documents, pages = aggregate(db.execute("SELECT COUNT(*), COALESCE(SUM(pages), 0) FROM lib_docs"))
         except OSError:
             return BackendState(0, 0)
         return BackendState(int(documents), int(pages))

@@ -28,12 +28,7 @@ from pdfdesk.index.analysis import (
     has_presentation_forms,
     space_presentation_words,
 )
-from pdfdesk.index.database import (
-    Database,
-    collection_database,
-    first_row,
-    register_schema,
-)
+from pdfdesk.index.database import Database, aggregate, collection_database, first_row, register_schema
 
 RECORD_VERSION = 2
 TEXT_LAYER, OCR = "text", "ocr"
@@ -187,7 +182,8 @@ class PageTextStore:
                              (fingerprint,)))
             if row is None or row[0] != RECORD_VERSION:
                 return None
-            (stored,) = first_row(db.execute("SELECT COUNT(*) FROM page_text WHERE fingerprint = ?", (fingerprint,)))
+            (stored,) = aggregate(db.execute("SELECT COUNT(*) FROM page_text WHERE fingerprint = ?",
+                                            (fingerprint,)))
         return RecordState(row[1], stored)
 
     def texts(self, fingerprint: str, first: int, last: int) -> dict[int, str]:
