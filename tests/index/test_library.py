@@ -237,3 +237,20 @@ def test_children_that_cannot_start_fail_their_documents_instead_of_looping(tmp_
     assert build.failed == 3 and build.documents == 0 and len(started) == library_module.FRUITLESS_CHILDREN
     assert {e.status for e in library.entries()} == {FAILED}
     assert all("could not start" in (e.error or "") for e in library.entries())
+
+
+def test_a_catalogue_kept_in_library_json_by_an_earlier_version_is_taken_over_once(tmp_path, pdfdesk_home):
+    import json
+
+    doc = make_doc(tmp_path / "kept.pdf", ["A lease kept in the old catalogue."])
+    info = doc.stat()
+    pdfdesk_home.mkdir(parents=True, exist_ok=True)
+    (pdfdesk_home / "library.json").write_text(json.dumps({"documents": [
+        {"path": str(doc), "name": "kept.pdf", "size": info.st_size, "mtime_ns": info.st_mtime_ns,
+         "fingerprint": "old", "status": "indexed", "error": None, "pages": 1, "added": 1.0}]}), encoding="utf-8")
+    library = Library()
+    assert [(e.name, e.status) for e in library.entries()] == [("kept.pdf", QUEUED)]  # to be added anew
+    assert not (pdfdesk_home / "library.json").exists() and (pdfdesk_home / "library.json.adopted").exists()
+    library.process()
+    found = call_tool("pdf_search", {"library": True, "query": "lease catalogue", "mode": "keyword"})
+    assert [os.path.basename(m["file"]) for m in found.details["matches"]] == ["kept.pdf"]
