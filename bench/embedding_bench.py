@@ -52,7 +52,7 @@ def _setup(model: str) -> None:
 def _rank_pages(query_vector, vectors, pages: list[int]) -> list[int]:
     """Pages by their best passage's cosine similarity, best first."""
     best: dict[int, float] = {}
-    for page, score in zip(pages, (vectors @ query_vector).tolist()):
+    for page, score in zip(pages, (vectors @ query_vector).tolist(), strict=False):
         best[page] = max(score, best.get(page, -2.0))
     return sorted(best, key=lambda p: -best[p])
 

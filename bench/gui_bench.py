@@ -356,13 +356,14 @@ def report(fig: Figures) -> list[str]:
     if fig.rss_after_index is not None:
         print(f"  memory after indexing {fig.rss_after_index:8.1f} MB   (same measure; an in-process build's memory "
               f"would be in it, a build process's is not); {fig.helper_renders} renders by the helper")
-        print("  each process's peak while indexing (sampled every 250 ms):", *tree_lines(fig.tree_index, "  "), sep="\n")
+        print("  each process's peak while indexing (sampled every 250 ms):", *tree_lines(fig.tree_index, "  "),
+              sep="\n")
     print(f"  repaint               {fig.repaint_ms:8.1f} ms   the whole view, synchronous, at the top")
     for value, target, name in ((fig.first_paint_ms, FIRST_PAINT_TARGET_MS, "first page painted"),
                                 (fig.scroll_stall_ms, STALL_TARGET_MS, "stall while scrolling"),
                                 (fig.index_stall_ms, STALL_TARGET_MS, "stall while indexing"),
                                 (fig.rss_mb, RSS_TARGET_MB, "memory")):
-        if value is not None and value > target or (name == "first page painted" and value is None):
+        if (value is not None and value > target) or (name == "first page painted" and value is None):
             missed.append(f"{fig.name}: {name}")
     return missed
 
@@ -374,7 +375,9 @@ def report_annotated(plain: Figures, annotated: Figures, made_s: float) -> list[
     if annotated.error:
         print(f"    could not open: {annotated.error}")
         return []
-    ms = lambda value: "n/a" if value is None else f"{value:.1f} ms"
+    def ms(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.1f} ms"
+
     print(f"    {'':22}{'plain':>12}{'annotated':>12}")
     rows = (("first page painted", ms(plain.first_paint_ms), ms(annotated.first_paint_ms),
              verdict(annotated.first_paint_ms, FIRST_PAINT_TARGET_MS)),

@@ -372,7 +372,7 @@ def body_paragraphs(manual: Manual, heading: Heading, rng: random.Random) -> lis
         # many sections never restate their heading in the prose, as in real manuals
         sentences = [t.format(topic=topic_of(heading)) for t in rng.sample(topic_t, rng.choice((0, 0, 1)))]
         sentences += rng.sample(generic, rng.randint(2, 4))
-        for other in rng.sample(neighbours, min(2, len(neighbours))) + [rng.choice(others)]:
+        for other in [*rng.sample(neighbours, min(2, len(neighbours))), rng.choice(others)]:
             sentences.append(rng.choice(mention).format(topic=topic_of(other)))
         rng.shuffle(sentences)
         if rng.random() < 0.35:
@@ -531,9 +531,8 @@ def typeset(manual: Manual, path: Path, seed: int) -> Path:
         writer.append((LEFT, 250 + 32 * number), line, font=setter.fonts.bold, fontsize=24)
     writer.append((LEFT, 340), "Version 2.4", font=setter.fonts.regular, fontsize=12)
     writer.write_text(title_page)
-    contents_pages = []
-    for _ in range(-(-len(manual.headings) * 14 // int(BOTTOM - TOP - 40))):
-        contents_pages.append(doc.new_page(width=PAGE_W, height=PAGE_H).number)
+    contents_pages = [doc.new_page(width=PAGE_W, height=PAGE_H).number
+                      for _ in range(-(-len(manual.headings) * 14 // int(BOTTOM - TOP - 40)))]
     for heading in manual.headings:
         setter.heading(heading)
         for text in body_paragraphs(manual, heading, rng):

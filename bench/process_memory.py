@@ -152,8 +152,5 @@ def tree_lines(members: list[Member], indent: str = "    ") -> list[str]:
     total = (f"{indent}process tree: {len(members)} processes, sum of RSS {total_rss:.1f} MB, "
              f"sum of PSS {total_pss:.1f} MB; window RSS {members[0].rss_mb:.1f} MB + children's private "
              f"memory {children_private:.1f} MB = {members[0].rss_mb + children_private:.1f} MB")
-    lines = [total]
-    for m in members:
-        lines.append(f"{indent}  pid {m.pid:>7}  {m.label:34.34} RSS {m.rss_mb:7.1f} MB  private "
-                     f"{m.private_mb:7.1f} MB  PSS {m.pss_mb:7.1f} MB")
-    return lines
+    return [total] + [f"{indent}  pid {m.pid:>7}  {m.label:34.34} RSS {m.rss_mb:7.1f} MB  private "
+                      f"{m.private_mb:7.1f} MB  PSS {m.pss_mb:7.1f} MB" for m in members]

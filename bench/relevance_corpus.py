@@ -187,7 +187,7 @@ def parse(doc: Doc) -> Doc:
     numbers = [doc.first_body_page + index + sum(doc.filler_after[:index]) for index in range(len(pages))]
     for query in queries:
         query.page = numbers[query.page]
-    for number, blocks in zip(numbers, pages):
+    for number, blocks in zip(numbers, pages, strict=False):
         for block in blocks:
             if block.heading is not None:
                 block.heading.page = number
@@ -479,7 +479,7 @@ def typeset(doc: Doc, path: Path) -> Path:
         setter.contents_page()
     rng = random.Random(zlib.crc32(doc.name.encode()) + 1)
     titles = [h.title.replace("`", "") for h in doc.headings]
-    for blocks, filler in zip(doc.pages, doc.filler_after):
+    for blocks, filler in zip(doc.pages, doc.filler_after, strict=False):
         setter.new_page()
         for block in blocks:
             if block.heading is not None:
@@ -510,7 +510,7 @@ def write_outline(pdf: pymupdf.Document, doc: Doc) -> None:
     if len(xrefs) != len(doc.headings):
         raise CorpusError(f"{doc.name}: {len(xrefs)} outline items for {len(doc.headings)} headings")
     names = []
-    for index, (xref, heading) in enumerate(zip(xrefs, doc.headings)):
+    for index, (xref, heading) in enumerate(zip(xrefs, doc.headings, strict=False)):
         name = f"section.{heading.number}"
         pdf.xref_set_key(xref, "A", f"<</S/GoTo/D({name})>>")
         top = "null" if index % 3 == 2 else f"{PAGE_H:.0f}"

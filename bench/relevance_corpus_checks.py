@@ -36,7 +36,7 @@ def verify(doc: Doc, path: Path) -> list[str]:
     raw = pdf.xref_object(int(pdf.xref_get_key(pdf.pdf_catalog(), "Names/Dests")[1].split()[0]))
     if len(toc) != len(doc.headings):
         problems.append(f"{doc.name}: outline has {len(toc)} entries, expected {len(doc.headings)}")
-    for entry, heading in zip(toc, doc.headings):
+    for entry, heading in zip(toc, doc.headings, strict=False):
         dest = entry[3]
         target = named.get(dest.get("nameddest", ""), {})
         page_height = pdf[heading.page - 1].rect.height

@@ -100,7 +100,7 @@ def row_colours(png: Path, y: int, width: int) -> list[tuple[int, ...]]:
 def page_span(png: Path, y: int, width: int) -> tuple[int, int] | None:
     """Left and right x of the widest page in the document view on row `y` of a screenshot: the
     widest stretch of other colours with the view's grey on both sides (docks have no such grey)."""
-    grey = [all(abs(c - g) <= 12 for c, g in zip(rgb, VIEWER_GREY)) for rgb in row_colours(png, y, width)]
+    grey = [all(abs(c - g) <= 12 for c, g in zip(rgb, VIEWER_GREY, strict=False)) for rgb in row_colours(png, y, width)]
     best: tuple[int, int] | None = None
     start = None
     for x in range(1, len(grey)):

@@ -33,15 +33,15 @@ from pathlib import Path
 
 os.environ["PDFDESK_HOME"] = tempfile.mkdtemp(prefix="pdfdesk-bench-")
 
-import pymupdf  # noqa: E402
+import pymupdf
 
-from pdfdesk.core.documents import close_all, open_pdf  # noqa: E402
-from pdfdesk.core.config import Config, set_config  # noqa: E402
-from pdfdesk.index import embedding, semantic  # noqa: E402
-from pdfdesk.index.builder import Target, build_index, build_vectors  # noqa: E402
-from pdfdesk.index.owner import BACKGROUND_ENV  # noqa: E402
-from pdfdesk.index.store import DocumentIndex  # noqa: E402
-from pdfdesk.tools import call_tool  # noqa: E402
+from pdfdesk.core.documents import close_all, open_pdf
+from pdfdesk.core.config import Config, set_config
+from pdfdesk.index import embedding, semantic
+from pdfdesk.index.builder import Target, build_index, build_vectors
+from pdfdesk.index.owner import BACKGROUND_ENV
+from pdfdesk.index.store import DocumentIndex
+from pdfdesk.tools import call_tool
 
 SHARED_MODEL = Path(__file__).resolve().parents[2] / "shared" / "models" / "all-MiniLM-L6-v2-int8"
 WORDS = ("agreement supplier delivery payment invoice warranty liability indemnity termination notice "
@@ -195,12 +195,14 @@ def semantic_latencies(work: Path, pages: int = 1000, rounds: int = 5) -> tuple[
                     started = time.perf_counter()
                     result = call_tool("pdf_search", {"path": str(path), "query": query, "mode": mode})
                     times[mode].append((time.perf_counter() - started) * 1000)
-                    assert not result.is_error and result.details.get("mode_used") in ("semantic", "hybrid"), result.text
+                    used = result.details.get("mode_used")
+                    assert not result.is_error and used in ("semantic", "hybrid"), result.text
         lines = [(f"\nwarm queries with vectors, {pages} pages ({passages} passages, {embedding.model_label()}, "
                   f"embedded in {vectors_s:.1f} s)")]
         for name, values in times.items():
             what = "pdf_search " + name if name != "vector search" else name
-            lines.append(f"  {what:22} p50 {statistics.median(values):6.1f} ms   p95 {percentile(values, 0.95):6.1f} ms")
+            lines.append(f"  {what:22} p50 {statistics.median(values):6.1f} ms   "
+                         f"p95 {percentile(values, 0.95):6.1f} ms")
         return "\n".join(lines), percentile(times["semantic"], 0.95)
     finally:
         set_config(Config(semantic=False))
@@ -213,7 +215,7 @@ def semantic_latencies(work: Path, pages: int = 1000, rounds: int = 5) -> tuple[
 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def main() -> int:

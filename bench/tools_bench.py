@@ -295,7 +295,8 @@ def print_scripts(results: list[ScriptResult]) -> list[str]:
         print(f"  {r.script:9} {r.pages:>5,} {r.chars_per_page:>7,}  {r.raw_cold_pps:>8,.0f} "
               f"{fmt(r.ours_cold_pps, ',.0f'):>8} {fmt(r.cold_ratio, '.2f'):>5}  {r.raw_warm_pps:>8,.0f} "
               f"{fmt(r.ours_warm_pps, ',.0f'):>8} {fmt(r.warm_ratio, '.2f'):>5}  {result:6} {r.spread:>6.0%}")
-        missed += [f"{r.script} {kind} extract" for kind, v in zip(("cold", "warm"), verdicts) if v == "FAIL"]
+        missed += [f"{r.script} {kind} extract"
+                   for kind, v in zip(("cold", "warm"), verdicts, strict=False) if v == "FAIL"]
     return missed
 
 
@@ -347,7 +348,7 @@ def best_of(repeat: int, pairs: list[tuple[Callable[[], object], Callable[[], ob
     """Best (smallest) run time of each side over `repeat` paired runs, and the run-to-run spread
     (a ratio near the target means little when the spread is larger than the margin)."""
     runs = [paired_run(pairs) for _ in range(repeat)]
-    spread = max((max(side) - min(side)) / min(side) for side in zip(*runs) if min(side) > 0)
+    spread = max((max(side) - min(side)) / min(side) for side in zip(*runs, strict=False) if min(side) > 0)
     return min(r for r, _ in runs), min(o for _, o in runs), spread
 
 

@@ -20,9 +20,11 @@ def add_review_parser(sub: Any) -> None:
     review = sub.add_parser("review", help="list, add, delete or export review notes (highlights and notes)")
     actions = review.add_subparsers(dest="review_action", required=True)
 
-    listing = actions.add_parser("list", help="the notes of a PDF (re-anchored to its current text), or of every annotated PDF")
+    listing = actions.add_parser(
+        "list", help="the notes of a PDF (re-anchored to its current text), or of every annotated PDF")
     listing.add_argument("pdf", nargs="?", help="the PDF (default: every annotated document)")
-    listing.add_argument("--text", dest="find", metavar="TEXT", help="only notes whose quote, note or tags contain TEXT")
+    listing.add_argument("--text", dest="find", metavar="TEXT",
+                         help="only notes whose quote, note or tags contain TEXT")
     listing.add_argument("--tag", help="only notes with this tag")
     listing.add_argument("--color", help=f"only notes of this colour ({PALETTE_NAMES} or #rrggbb)")
     listing.add_argument("--status", choices=("anchored", "moved", "orphaned"))

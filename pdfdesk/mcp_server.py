@@ -130,7 +130,7 @@ def to_mcp_result(result: ToolResult) -> types.CallToolResult:
     metadata, outline entries, excerpts, hidden-text samples and file names unfenced, and a client
     may show it to its model as it is: every string in it is neutralised (no line breaks, control
     characters or fence markers; the JSON encoder escapes its quotes)."""
-    content: list[types.TextContent | types.ImageContent] = []
+    content: list[types.ContentBlock] = []
     for item in result.content:
         if item.get("type") == "image":
             content.append(types.ImageContent(data=item["data"], mime_type=item.get("mimeType", "image/png")))

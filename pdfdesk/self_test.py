@@ -132,10 +132,9 @@ def check_answer(sample: Path, pages: int, config: Config) -> str:
     from pdfdesk.agent.offline import OfflineAnswerer
 
     async def answer() -> tuple[TurnState, list[AgentError]]:
-        state, errors = TurnState(), []
-        async for event in OfflineAnswerer([str(sample)], config).answer(QUESTION, state):
-            if isinstance(event, AgentError):
-                errors.append(event)
+        state = TurnState()
+        errors = [event async for event in OfflineAnswerer([str(sample)], config).answer(QUESTION, state)
+                  if isinstance(event, AgentError)]
         return state, errors
 
     state, errors = asyncio.run(answer())

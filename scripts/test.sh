@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Install everything the tests need and run the whole suite (extra arguments go to pytest).
+# Install everything the tests need, lint and type-check, then run the whole suite (extra arguments
+# go to pytest). A lint or type finding fails the run before any test starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh dev,semantic
+.venv/bin/ruff check pdfdesk tests bench
+.venv/bin/mypy pdfdesk  # settings and strictness per package: [tool.mypy] in pyproject.toml
 export QT_QPA_PLATFORM=offscreen
 exec .venv/bin/python -m pytest "$@"

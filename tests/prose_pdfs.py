@@ -59,7 +59,8 @@ PHRASES = {
         "اقترحت الإدارة المالية مراجعة طريقة حساب الغرامات", "انتهت صلاحية شهادات التأمين قبل تجديدها",
         "تعهدت الإدارة باستكمال الإصلاحات في السنة المالية القادمة",
         "لم توافق المكاتب الإقليمية بعد على تعديل العقد",
-        "يجب أن تأخذ توقعات الإيرادات في الحسبان أثر الفوائد المتأخرة", "مدة إشعار الإنهاء لا تتفق مع الاتفاقية الرئيسية",
+        "يجب أن تأخذ توقعات الإيرادات في الحسبان أثر الفوائد المتأخرة",
+        "مدة إشعار الإنهاء لا تتفق مع الاتفاقية الرئيسية",
     ),
     "cyrillic": (
         "комиссия проверила договоры поставки во всех регионах", "сроки оплаты нарушались в каждом квартале",
@@ -147,7 +148,7 @@ def prose_pdf(path: Path, script: str, pages: int = 6, seed: int = 1) -> Path:
     """`pages` A4 pages of prose in `script` (one of SCRIPTS), each numbered in its footer."""
     chapters = _chapters(script, seed)
     writer = pymupdf.DocumentWriter(str(path))
-    body = PAGE + (MARGIN, MARGIN, -MARGIN, -MARGIN)
+    body = PAGE + (MARGIN, MARGIN, -MARGIN, -MARGIN)  # noqa: RUF005 - a Rect moved inwards, not joined
     footer = pymupdf.Rect(MARGIN, PAGE.height - MARGIN + 20, PAGE.width - MARGIN, PAGE.height - 20)
     more = False
     for number in range(1, pages + 1):

@@ -84,11 +84,13 @@ def test_missing_sample_fails_at_open(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.setattr(paths, "sample_pdf", lambda: tmp_path / "gone" / "sample.pdf")
     assert self_test.main(window=False) == 1
     out = capsys.readouterr().out
-    assert out == f"pdfdesk self-test FAILED at open: the bundled sample PDF is missing: {tmp_path / 'gone' / 'sample.pdf'}\n"
+    missing = tmp_path / "gone" / "sample.pdf"
+    assert out == f"pdfdesk self-test FAILED at open: the bundled sample PDF is missing: {missing}\n"
 
 
 def test_damaged_sample_fails_at_open_with_the_tool_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                           quiet_main: None, capsys: pytest.CaptureFixture[str]) -> None:
+                                                           quiet_main: None,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
     broken = tmp_path / "sample.pdf"
     broken.write_bytes(b"this is not a PDF at all\n" * 40)
     monkeypatch.setattr(paths, "sample_pdf", lambda: broken)

@@ -7,7 +7,7 @@ specific lives here: plain frozen dataclasses, JSON-friendly fields, no Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -72,4 +72,4 @@ class Done:
     cancelled: bool = False
 
 
-AgentEvent = Union[TextDelta, ToolCallStarted, ToolCallFinished, CitationFound, AgentError, Done]
+AgentEvent = TextDelta | ToolCallStarted | ToolCallFinished | CitationFound | AgentError | Done

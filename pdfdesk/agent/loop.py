@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pdfdesk.agent.citations import CitationTracker
-from pdfdesk.agent.events import AgentError, AgentEvent, Citation, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted
+from pdfdesk.agent.events import (
+    AgentError, AgentEvent, Citation, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted,
+)
 from pdfdesk.agent.prompts import LAST_TURN_NOTE, chat_tools, system_prompt
 from pdfdesk.core.config import Config
 from pdfdesk.core.errors import PERMISSION_DENIED, VALIDATION_ERROR, PdfDeskError
@@ -150,7 +152,8 @@ class AgentLoop:
         except PdfDeskError as refusal:  # never reaches the tool runner
             result = ToolResult.error(refusal)
             return (ToolOutput(call.id, call.name, result.text, is_error=True),
-                    ToolCallFinished(call.id, call.name, True, summarize_result(call.name, result), dict(result.details)))
+                    ToolCallFinished(call.id, call.name, True, summarize_result(call.name, result),
+                                     dict(result.details)))
         result = await asyncio.to_thread(self.tool_runner, call.name, args)
         if not result.is_error:
             self.tracker.record(call.name, args, result.details)
@@ -206,7 +209,8 @@ class AgentLoop:
                                      "Ask for a shorter answer or a narrower question.")
                 elif not state.answer.strip():  # nothing to show: say so rather than end in silence
                     stop = f" (stop reason: {end.stop_reason})" if end else ""
-                    yield AgentError("model_error", f"{self.provider.provider}/{self.model} returned an empty answer{stop}.",
+                    yield AgentError("model_error",
+                                     f"{self.provider.provider}/{self.model} returned an empty answer{stop}.",
                                      "Try again, or ask another model.")
                 return
             outputs: list[ToolOutput] = []

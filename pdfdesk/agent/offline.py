@@ -148,7 +148,8 @@ class OfflineAnswerer:
         """Answer `text`; with `advise`, end with how to set up a model (where no banner says it)."""
         events: list[AgentEvent] = []
         if not self.documents:
-            body = "There is no document to answer from yet: attach a PDF (drag it into the window or open it) and ask again."
+            body = ("There is no document to answer from yet: attach a PDF (drag it into the window or open it) "
+                    "and ask again.")
         else:
             intent = classify(text)
             handler = {"summary": self._summary, "page": self._page, "find": self._find, "question": self._question,
@@ -169,7 +170,8 @@ class OfflineAnswerer:
     def _error_line(self, document: str, result: ToolResult) -> str:
         return f"{display_name(document)}: {result.details.get('message', 'could not be read')}"
 
-    async def _search(self, query: str, events: list[AgentEvent], limit: int) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+    async def _search(self, query: str, events: list[AgentEvent],
+                      limit: int) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
         """Matches from every document, best first per document, interleaved by rank."""
         per_doc: list[list[tuple[str, dict[str, Any]]]] = []
         problems: list[str] = []
@@ -180,17 +182,20 @@ class OfflineAnswerer:
                 problems.append(self._error_line(document, result))
                 continue
             per_doc.append([(document, m) for m in result.details.get("matches", [])])
-        ranked = [item for rank in range(limit) for matches in per_doc if rank < len(matches) for item in [matches[rank]]]
+        ranked = [item for rank in range(limit) for matches in per_doc if rank < len(matches)
+                  for item in [matches[rank]]]
         return ranked, problems
 
     def _passages(self, matches: list[tuple[str, dict[str, Any]]], count: int) -> list[str]:
-        lines, used = [], set()
+        lines: list[str] = []
+        used: set[tuple[str, Any]] = set()
         for document, match in matches:
             key = (document, match["page"])
             if key in used:
                 continue
             used.add(key)
-            lines.append(f"{len(lines) + 1}. {quoted(_squash(match.get('excerpt') or ''))} {self._cite(document, match['page'])}")
+            lines.append(f"{len(lines) + 1}. {quoted(_squash(match.get('excerpt') or ''))} "
+                         f"{self._cite(document, match['page'])}")
             if len(lines) >= count:
                 break
         return lines
@@ -222,15 +227,16 @@ class OfflineAnswerer:
 
     async def _page(self, intent: _Intent, events: list[AgentEvent]) -> str:
         totals: dict[str, int] = {}
-        for document in self.documents:
-            info = await self._tool("pdf_info", {"path": document}, events)
+        for name in self.documents:
+            info = await self._tool("pdf_info", {"path": name}, events)
             if not info.is_error:
-                totals[document] = int(info.details.get("pages_total") or info.details.get("pages") or 0)
+                totals[name] = int(info.details.get("pages_total") or info.details.get("pages") or 0)
         document = self._pick_document(intent.page, totals)
         if document is None:
             sizes = ", ".join(f"{display_name(d)} has {n} page{'s' * (n != 1)}" for d, n in totals.items())
             return f"There is no page {intent.page}" + (f": {sizes}." if sizes else ".")
-        result = await self._tool("pdf_extract_text", {"path": document, "pages": str(intent.page), "max_chars": 20000}, events)
+        result = await self._tool("pdf_extract_text",
+                                  {"path": document, "pages": str(intent.page), "max_chars": 20000}, events)
         if result.is_error:
             return self._error_line(document, result)
         page_text = _page_body(result.text)
@@ -239,7 +245,8 @@ class OfflineAnswerer:
                     f"{self._cite(document, intent.page)}; look at it in the viewer.")
         lead = sentences(page_text)[:4]
         excerpt = " ".join(lead) if lead else _squash(page_text, 900)
-        return f"Page {intent.page} of {display_name(document)} begins: {quoted(_squash(excerpt, 900))} {self._cite(document, intent.page)}"
+        return (f"Page {intent.page} of {display_name(document)} begins: {quoted(_squash(excerpt, 900))} "
+                f"{self._cite(document, intent.page)}")
 
     async def _notes(self, intent: _Intent, events: list[AgentEvent]) -> str:
         """The user's highlights and notes on each document, in page order, each cited."""
@@ -253,8 +260,8 @@ class OfflineAnswerer:
             if not items:
                 parts.append(f"{display_name(document)} has no notes or highlights yet.")
                 continue
-            lines = [f"{display_name(document)}: {len(items)} note{'s' * (len(items) != 1)} and highlight"
-                     f"{'s' * (len(items) != 1)}:"]
+            lines = [(f"{display_name(document)}: {len(items)} note{'s' * (len(items) != 1)} and highlight"
+                      f"{'s' * (len(items) != 1)}:")]
             for item in items[:NOTES_LISTED]:
                 said = [quoted(_squash(item["quote"], 200))] if item.get("quote") else []
                 if item.get("note"):  # the user's own words as they are; a note the PDF carries is quoted
@@ -282,13 +289,16 @@ class OfflineAnswerer:
             title = info.details.get("title") or display_name(document)
             head = f"{display_name(document)} — {quoted(str(title))}, {total} page{'s' * (total != 1)}."
             outline = await self._tool("pdf_outline", {"path": document}, events)
-            entries = [e for e in outline.details.get("entries", []) if e.get("level", 1) == 1] if not outline.is_error else []
+            entries = ([e for e in outline.details.get("entries", []) if e.get("level", 1) == 1]
+                       if not outline.is_error else [])
             lines = [head]
             if entries:
-                lines.append("Sections: " + "; ".join(f"{quoted(str(e['title']))} {self._cite(document, e['page'])}" for e in entries[:12]
+                lines.append("Sections: " + "; ".join(f"{quoted(str(e['title']))} {self._cite(document, e['page'])}"
+                                                     for e in entries[:12]
                                                      if isinstance(e.get("page"), int) and e["page"] > 0))
             last = min(total, SUMMARY_PAGES)
-            text = await self._tool("pdf_extract_text", {"path": document, "pages": f"1-{last}", "max_chars": 300_000}, events)
+            text = await self._tool("pdf_extract_text",
+                                    {"path": document, "pages": f"1-{last}", "max_chars": 300_000}, events)
             picked = key_sentences(_pages_of(text.text)) if not text.is_error else []
             if picked:
                 lines.append("Key sentences:")
@@ -324,9 +334,11 @@ def strip_running_lines(pages: dict[int, str]) -> dict[int, str]:
         return pages
     def shape(line: str) -> str:
         return re.sub(r"\d+", "#", " ".join(line.split()).lower())
-    counts = Counter(s for text in pages.values() for s in {shape(l) for l in text.splitlines() if 0 < len(l.strip()) <= 100})
+    counts = Counter(s for text in pages.values()
+                     for s in {shape(line) for line in text.splitlines() if 0 < len(line.strip()) <= 100})
     running = {s for s, n in counts.items() if n >= max(3, len(pages) / 2)}
-    return {page: "\n".join(l for l in text.splitlines() if shape(l) not in running) for page, text in pages.items()}
+    return {page: "\n".join(line for line in text.splitlines() if shape(line) not in running)
+            for page, text in pages.items()}
 
 
 def key_sentences(pages: dict[int, str], count: int = SUMMARY_SENTENCES) -> list[tuple[int, str]]:

@@ -50,13 +50,13 @@ def system_prompt(documents: Sequence[str], tools: Sequence[Tool] | None = None)
     cite = ("[p. N]" if len(documents) <= 1 else "[file.pdf p. N], e.g. "
             f"[{neutralise(display_name(documents[0]))} p. 3]")
     return "\n\n".join([
-        "You are the assistant inside pdfdesk, a PDF review workbench used by analysts, lawyers, researchers "
-        "and auditors. Answer questions about the attached PDFs accurately and concisely, using the tools to "
-        "read them. Do not guess: if the documents do not say, say so.",
+        ("You are the assistant inside pdfdesk, a PDF review workbench used by analysts, lawyers, researchers "
+         "and auditors. Answer questions about the attached PDFs accurately and concisely, using the tools to "
+         "read them. Do not guess: if the documents do not say, say so."),
         docs,
         tools_paragraph(chat_tools() if tools is None else tools),
-        f"Citations: support every statement taken from a document with its page, written as {cite}. Cite "
-        "only pages you have seen in tool results. Page numbers are 1-based physical pages, as the tools "
-        "report them.",
+        (f"Citations: support every statement taken from a document with its page, written as {cite}. Cite "
+         "only pages you have seen in tool results. Page numbers are 1-based physical pages, as the tools "
+         "report them."),
         SECURITY,
     ])

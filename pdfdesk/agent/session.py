@@ -12,7 +12,7 @@ import asyncio
 import logging
 import re
 import traceback
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import Any
 
 from pdfdesk.agent.events import AgentError, AgentEvent, Done
@@ -122,7 +122,7 @@ class ChatSession:
             await events.aclose()
         yield Done(state.answer, tuple(state.citations), label, self.offline)
 
-    async def _events(self, text: str, state: TurnState) -> AsyncIterator[AgentEvent]:
+    async def _events(self, text: str, state: TurnState) -> AsyncGenerator[AgentEvent, None]:
         if self._model_error:
             yield AgentError("validation_error", self._model_error,
                              "Fix the model name in Settings or config.toml ([models] agent).")

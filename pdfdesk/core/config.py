@@ -85,7 +85,7 @@ class Config:
     def max_download_bytes(self) -> int:
         return int(self.max_download_mb * MB)
 
-    def replace(self, **changes: Any) -> "Config":
+    def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
 
 
@@ -124,9 +124,9 @@ class Setting:
     def accepts(self, value: Any) -> bool:
         """Whether a value of the right type is in range. A chained comparison, so NaN, inf (TOML's
         `inf`, or `1e400` read as inf) and integers too big for a float all fail it."""
-        if self.kind == "number" and not self.low < value <= self.high:  # type: ignore[operator]
+        if self.kind == "number" and not self.low < value <= self.high:
             return False
-        if self.kind == "integer" and not self.low <= value <= self.high:  # type: ignore[operator]
+        if self.kind == "integer" and not self.low <= value <= self.high:
             return False
         return self.valid is None or self.valid(value)
 
@@ -164,7 +164,8 @@ SCHEMA: tuple[Setting, ...] = (
     _integer("agent", "maxToolCalls", "agent_max_tool_calls", "Agent: tool calls per answer", 0, 200),
     _number("agent", "timeoutSeconds", "model_timeout_s", "Agent: model request timeout", 3_600, "seconds"),
     _integer("agent", "maxRetries", "model_max_retries", "Agent: retries of a failed model request", 0, 10),
-    Setting("files", "workspaceOnly", "workspace_only", "flag", "Only open files inside these folders (workspace-only)"),
+    Setting("files", "workspaceOnly", "workspace_only", "flag",
+            "Only open files inside these folders (workspace-only)"),
     Setting("files", "roots", "roots", "folders", "Allowed folders", expects="a list of folder paths",
             valid=lambda v: all(isinstance(x, str) and x for x in v)),
     Setting("network", "allowRemote", "allow_remote", "flag", "Allow opening http(s) URLs"),
@@ -226,7 +227,8 @@ def _parse_providers(content: dict[str, Any], source: str) -> dict[str, Provider
                 raise ConfigError(f"{source}: providers.{name}.{key} must be {_PROVIDER_KEYS[key]}, not {value!r}")
         if name not in BUILTIN_PROVIDERS and "baseUrl" not in table:
             raise ConfigError(f"{source}: [providers.{name}] needs baseUrl (the address of its OpenAI-compatible API)")
-        providers[name] = ProviderSettings(base_url=table.get("baseUrl", "").rstrip("/") or None, images=table.get("images"))
+        providers[name] = ProviderSettings(base_url=table.get("baseUrl", "").rstrip("/") or None,
+                                           images=table.get("images"))
     return providers
 
 
@@ -267,7 +269,7 @@ def parse_config(data: dict[str, Any], source: str = "config.toml") -> Config:
                 known = ", ".join(sorted(s.key for s in SCHEMA if s.section == section))
                 raise ConfigError(f"{source}: unknown setting {section}.{key} (known: {known})")
             types = setting.types
-            if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
                 wanted = " or ".join(t.__name__ for t in types)
                 raise ConfigError(f"{source}: {section}.{key} must be {wanted}, not {value!r}")
             if not setting.accepts(value):

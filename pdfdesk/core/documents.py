@@ -43,6 +43,8 @@ MUPDF_LOCK = threading.RLock()
 # What MuPDF raises on damaged input: PyMuPDF's RuntimeError/ValueError, and the FzError* classes
 # the mupdf bindings raise from deeper calls ("cycle in page tree", "too many nested graphics states").
 MUPDF_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase)
+# ... and what a page refused as hostile raises as well (checkers name it as a tuple, not a starred one).
+PAGE_ERRORS: tuple[type[BaseException], ...] = (PdfDeskError, *MUPDF_ERRORS)
 _CACHE_SIZE = 8
 _HASH_CHUNK = 1 << 20
 _HEAD = 4096  # enough to tell what a file looks like
@@ -63,7 +65,8 @@ class OpenedPdf:
 
     @property
     def page_count(self) -> int:
-        return self.doc.page_count
+        count: int = self.doc.page_count
+        return count
 
     @property
     def fingerprint(self) -> str:
@@ -100,15 +103,16 @@ class OpenedPdf:
     def load_page(self, number: int) -> pymupdf.Page:
         """Page `number` (1-based); damage inside the page becomes pdf_error."""
         try:
-            return self.doc.load_page(number - 1)
+            page: pymupdf.Page = self.doc.load_page(number - 1)
         except Exception as exc:  # MuPDF raises plain RuntimeError/ValueError on broken pages
             raise PdfDeskError(
                 PDF_ERROR, f"Page {number} of {self.source.name} cannot be read: {mupdf_message(exc)}.",
                 "The page is damaged; other pages may still open.",
             ) from None
+        return page
 
 
-_cache: LRU[tuple, OpenedPdf] = LRU(_CACHE_SIZE, on_evict=OpenedPdf.close)  # guarded by MUPDF_LOCK
+_cache: LRU[tuple[Any, ...], OpenedPdf] = LRU(_CACHE_SIZE, on_evict=OpenedPdf.close)  # guarded by MUPDF_LOCK
 
 
 def mupdf_message(exc: BaseException, limit: int = 300) -> str:
@@ -130,7 +134,8 @@ _GENERIC = ("repairing PDF document", "trying to repair broken xref", "... repea
 def _cause(messages: list[str]) -> str | None:
     """The most telling MuPDF message: the last one that is not a generic repair notice."""
     telling = [m for m in messages if not m.startswith(_GENERIC)]
-    return (telling or messages or [None])[-1]
+    candidates = telling or messages
+    return candidates[-1] if candidates else None
 
 
 def _head(source: PdfSource, held: HeldFile | None) -> bytes:
@@ -255,7 +260,7 @@ def _check_pages(opened: OpenedPdf) -> None:
         )
 
 
-def _cache_key(source: PdfSource, password: str | None) -> tuple | None:
+def _cache_key(source: PdfSource, password: str | None) -> tuple[Any, ...] | None:
     """The checked file's identity (device, inode, size, mtime) and the password: the same file
     under another name is the same entry, a changed or replaced file a new one."""
     if source.data is not None or source.identity is None:

@@ -50,7 +50,7 @@ def defuse_markers(text: str) -> str:
     return _MARKER.sub(_lookalikes, text) if "<" in text else text
 
 
-def neutralise(text: Any, limit: int | None = NAME_CHARS, quotes: bool = True) -> str:
+def neutralise(text: object, limit: int | None = NAME_CHARS, quotes: bool = True) -> str:
     """`text` as one inert line. `quotes=False` keeps quotation marks (for pdfdesk's own sentences
     that quote a name, and for JSON values, whose quotes the encoder escapes); `limit=None` keeps
     the whole string."""

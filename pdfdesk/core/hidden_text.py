@@ -66,7 +66,7 @@ def _rgb(value: int) -> tuple[float, float, float]:
 
 
 def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return max(abs(x - y) for x, y in zip(a, b)) < SAME_COLOUR
+    return max(abs(x - y) for x, y in zip(a, b, strict=False)) < SAME_COLOUR
 
 
 def _sample(text: str) -> str:
@@ -223,7 +223,7 @@ def _opaque_covers(page: pymupdf.Page, log: list[tuple[str, Any]], painters: dic
     if "fill-path" in painters.values():
         for path in background.drawings():
             index = path.get("seqno")
-            if painters.get(index) != "fill-path":
+            if index is None or painters.get(index) != "fill-path":
                 continue
             if path.get("type") not in ("f", "fs") or path.get("fill") is None or path.get("fill_opacity", 1) < OPAQUE:
                 continue
@@ -273,12 +273,13 @@ def _axis_aligned(items: list[tuple[Any, ...]]) -> bool:
 
 
 def _mostly_inside(inner: pymupdf.Rect, outer: pymupdf.Rect) -> bool:
-    size = abs(inner)
-    return size > 0 and abs(inner & outer) >= COVERED_SHARE * size
+    size: float = abs(inner)
+    return size > 0 and bool(abs(inner & outer) >= COVERED_SHARE * size)
 
 
 def _same_box(a: pymupdf.Rect, b: pymupdf.Rect) -> bool:
-    return all(abs(x - y) <= _TOLERANCE for x, y in zip(a, b))
+    pairs = ((a.x0, b.x0), (a.y0, b.y0), (a.x1, b.x1), (a.y1, b.y1))
+    return all(abs(x - y) <= _TOLERANCE for x, y in pairs)
 
 
 class DocumentFindings:

@@ -134,7 +134,7 @@ def resolve_within(resolver: Resolver, host: str, port: int, timeout: float) -> 
     def run() -> None:
         try:
             answers.append(list(resolver(host, port)))
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+        except BaseException as exc:  # re-raised in the caller's thread
             failures.append(exc)
         done.set()
 

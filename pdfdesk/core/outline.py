@@ -24,6 +24,7 @@ PyMuPDF loads the outline with MuPDF's loader every time it opens a document (fo
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -190,8 +191,8 @@ class _Destinations:
                 if depth >= MAX_NAME_TREE_DEPTH:
                     self.names_cut = True
                     continue
-                for i in reversed(range(mupdf.pdf_array_len(kids))):  # leftmost kid read first
-                    stack.append((mupdf.pdf_array_get(kids, i), depth + 1))
+                stack.extend((mupdf.pdf_array_get(kids, i), depth + 1)  # leftmost kid read first
+                             for i in reversed(range(mupdf.pdf_array_len(kids))))
 
 
 def read_outline(doc: pymupdf.Document, limit: int = MAX_ENTRIES) -> Outline:
@@ -252,7 +253,7 @@ def _entry(item: mupdf.PdfObj, level: int, destinations: _Destinations) -> Outli
 
 
 _UNCHECKED = "_pdfdesk_outline_unchecked"
-_mupdf_load_outline = pymupdf.Document._loadOutline
+_mupdf_load_outline: Callable[[pymupdf.Document], pymupdf.Outline | None] = pymupdf.Document._loadOutline
 
 
 def _defer_outline(self: pymupdf.Document) -> pymupdf.Outline | None:
@@ -273,5 +274,5 @@ def _checked_outline(self: pymupdf.Document) -> pymupdf.Outline | None:
     return self.__dict__.get("_outline")
 
 
-pymupdf.Document._loadOutline = _defer_outline
+pymupdf.Document._loadOutline = _defer_outline  # type: ignore[method-assign]  # replaced on purpose, see above
 pymupdf.Document.outline = property(_checked_outline)

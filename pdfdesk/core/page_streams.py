@@ -41,7 +41,8 @@ _HUGE = 1 << 62            # draw counts stop growing here (a billion-laughs tre
 _NESTING = 8               # string nesting unpicked level by level; deeper counts whole
 _STASH_BYTES = 1 << 20     # a walked page's bytes kept for the check that follows, up to this
 
-_CONTENTS, _RESOURCES, _XOBJECT = mupdf.PDF_ENUM_NAME_Contents, mupdf.PDF_ENUM_NAME_Resources, mupdf.PDF_ENUM_NAME_XObject
+_CONTENTS, _RESOURCES = mupdf.PDF_ENUM_NAME_Contents, mupdf.PDF_ENUM_NAME_Resources
+_XOBJECT = mupdf.PDF_ENUM_NAME_XObject
 _SUBTYPE = mupdf.PDF_ENUM_NAME_Subtype
 _DELIMITER = rb"\0\t\n\x0c\r ()<>\[\]{}/%"
 _DRAW = re.compile(rb"/([^" + _DELIMITER + rb"]*)[\0\t\n\x0c\r ]*Do(?![^" + _DELIMITER + rb"])")
@@ -163,7 +164,8 @@ def _read(obj: mupdf.PdfObj) -> tuple[bytes, StreamInfo]:
         stream = mupdf.pdf_open_stream(obj)
         while size <= PAGE_BYTES:
             want = min(_CHUNK, PAGE_BYTES + 1 - size)
-            buffer = mupdf.fz_read_all(mupdf.fz_open_null_filter(stream, want, size), want if size else min(want, _FIRST_ROOM))
+            buffer = mupdf.fz_read_all(mupdf.fz_open_null_filter(stream, want, size),
+                                       want if size else min(want, _FIRST_ROOM))
             chunks.append(bytes(buffer.fz_buffer_storage_memoryview()))
             size += len(chunks[-1])
             if len(chunks[-1]) < want:
@@ -242,7 +244,8 @@ class _Walk:
         queue: deque[tuple[int, mupdf.PdfObj]] = deque([(0, streams.resources)])
         while queue and self.refused is None:
             node, resources = queue.popleft()
-            edges[node] = children = Counter()
+            children: Counter[int] = Counter()
+            edges[node] = children
             for xref, obj, count in _targets(resources, infos[node]):
                 children[xref] += count
                 if xref in forms or xref == 0:

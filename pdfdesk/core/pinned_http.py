@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import ssl
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpcore
 import httpx
 
 CONNECT, HEADERS, STALL, TOTAL = "connect", "headers", "stall", "total"
+T = TypeVar("T")
 
 
 @dataclass
@@ -59,7 +60,7 @@ class _BudgetStream(httpcore.NetworkStream):
         self._inner = inner
         self._budget = budget
 
-    def _bounded(self, kind: type[httpcore.TimeoutException], call: Any, *args: Any) -> Any:
+    def _bounded(self, kind: type[httpcore.TimeoutException], call: Callable[..., T], *args: Any) -> T:
         seconds, which = self._budget.limit(STALL)
         if seconds <= 0:
             self._budget.tripped = which

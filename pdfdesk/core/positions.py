@@ -51,6 +51,7 @@ class DocumentPosition:
         """The position in `data`, or None when it is not one (a hand-edited or damaged entry)."""
         if not isinstance(data, dict):
             return None
+        zoom: Any  # whatever the file holds, checked below
         page, zoom, mode = data.get("page"), data.get("zoom"), data.get("mode")
         x, y = data.get("x", 0.0), data.get("y", 0.0)
         numbers = (zoom, x, y)

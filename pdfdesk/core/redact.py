@@ -34,7 +34,10 @@ _LABELLED = re.compile(
     r"(?i)((?:api[_-]?key|x-api-key|x-goog-api-key|authorization|access[_-]?token|client[_-]?secret|secret|"
     r"token|password)[\"']?\s*[:=]\s*[\"']?(?:bearer\s+)?)(?!bearer\s)([^\s\"'&,;}\]]{6,})"
 )
-_QUERY = re.compile(r"(?i)([?&](?:key|api_?key|token|access_token|sig|signature|x-amz-signature|x-amz-credential|x-goog-signature)=)([^&\s#\"']+)")
+_QUERY = re.compile(
+    r"(?i)([?&](?:key|api_?key|token|access_token|sig|signature|x-amz-signature|x-amz-credential|x-goog-signature)=)"
+    r"([^&\s#\"']+)"
+)
 _BEARER = re.compile(r"(?i)(\bbearer\s+)([A-Za-z0-9._~+/=\-]{12,})")
 
 _registered: set[str] = set()

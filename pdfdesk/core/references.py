@@ -136,7 +136,8 @@ def _check_kind(info: os.stat_result, path: Path, max_bytes: int) -> None:
     if not stat.S_ISREG(info.st_mode):  # a FIFO would block the open; a device never ends
         raise PdfDeskError(NOT_A_PDF, f"{path} is a device or pipe, not a PDF file.", "Give the path of a PDF file.")
     if info.st_size == 0:
-        raise PdfDeskError(EMPTY_FILE, f"{path} is empty (0 bytes).", "The download or copy may have failed; get the file again.")
+        raise PdfDeskError(EMPTY_FILE, f"{path} is empty (0 bytes).",
+                           "The download or copy may have failed; get the file again.")
     if info.st_size > max_bytes:
         raise PdfDeskError(
             TOO_LARGE,
@@ -202,7 +203,8 @@ def locate(reference: object, config: Config, max_bytes: int | None = None) -> L
     reference = reference.strip()
     cap = max_bytes if max_bytes is not None else config.max_file_bytes
     if is_url(reference):
-        data, final_url = fetch_pdf(reference, config.replace(max_download_mb=min(config.max_download_mb, cap / 1048576)))
+        data, final_url = fetch_pdf(reference,
+                                    config.replace(max_download_mb=min(config.max_download_mb, cap / 1048576)))
         return LocatedPdf(PdfSource(reference=reference, name=display_name(final_url), size=len(data), data=data,
                                     url=final_url))
     check_reference_form(reference, config)

@@ -17,7 +17,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import qasync
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRectF, Qt, QTimer, Signal
@@ -144,14 +144,15 @@ def app_icon() -> QIcon:
 
 
 def create_application(argv: Sequence[str] | None = None) -> QApplication:
-    app = QApplication.instance() or QApplication(list(argv or sys.argv[:1]))
+    # pdfdesk only ever makes a QApplication, so an existing instance is one
+    app = cast(QApplication, QApplication.instance() or QApplication(list(argv or sys.argv[:1])))
     app.setApplicationName("pdfdesk")
     app.setApplicationDisplayName("pdfdesk")
     app.setApplicationVersion(__version__)
     app.setOrganizationName("pdfdesk")
     app.setDesktopFileName("pdfdesk")
     app.setWindowIcon(app_icon())
-    return app  # type: ignore[return-value]
+    return app
 
 
 def _log_uncaught(kind: type[BaseException], value: BaseException, tb: Any) -> None:
@@ -169,7 +170,7 @@ class FileOpenRequests(QObject):
 
     filesReceived = Signal(list)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent) and event.file():
             self.filesReceived.emit([event.file()])
             return True

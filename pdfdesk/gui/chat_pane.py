@@ -17,7 +17,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDragMoveEvent, QDropEvent, QImage, QTextCursor, QTextDocument
+from PySide6.QtGui import (
+    QAction, QDesktopServices, QDragEnterEvent, QDragMoveEvent, QDropEvent, QImage, QTextCursor, QTextDocument,
+)
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from pdfdesk.agent.events import AgentError, AgentEvent
@@ -29,6 +31,7 @@ from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.flow_layout import FlowLayout
 from pdfdesk.gui.pin import pin_target
 from pdfdesk.gui.richtext import esc, parse_citation_href
+from pdfdesk.tools.details import ErrorDetails
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +88,8 @@ class ChatPane(QWidget):
         self.transcript.customContextMenuRequested.connect(self._context_menu)
         self.transcript.document().setDefaultStyleSheet(
             "p { margin: 2px 0 6px 0; } pre { font-family: monospace; } h3, h4, h5, h6 { margin: 6px 0 2px 0; }")
-        self.empty_hint = EmptyHint("Ask about the attached documents. Answers cite pages you can click.", self.transcript)
+        self.empty_hint = EmptyHint("Ask about the attached documents. Answers cite pages you can click.",
+                                    self.transcript)
         layout.addWidget(self.transcript, 1)
 
         self.chips = QWidget(self)
@@ -101,7 +105,8 @@ class ChatPane(QWidget):
         layout.addWidget(self.model_label)
         self.input = ChatInput(self)
         self.input.setObjectName("chatInput")
-        self.input.setPlaceholderText("Ask the agent (Enter to send, Shift+Enter for a new line; drop PDFs here to attach)")
+        self.input.setPlaceholderText(
+            "Ask the agent (Enter to send, Shift+Enter for a new line; drop PDFs here to attach)")
         self.input.setMaximumHeight(90)
         self.input.submitted.connect(self.send)
         layout.addWidget(self.input)
@@ -144,7 +149,7 @@ class ChatPane(QWidget):
                 text, self._queued = self._queued, None
                 self._start(text)
 
-        def failed(details: dict) -> None:
+        def failed(details: ErrorDetails) -> None:
             if generation != self._session_generation:
                 return
             log.warning("chat session could not start: %s", details.get("message"))
@@ -223,8 +228,9 @@ class ChatPane(QWidget):
                 self._session.passwords.update(self._passwords)
         while self.chips_row.count():
             item = self.chips_row.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            chip = item.widget() if item is not None else None
+            if chip:
+                chip.deleteLater()
         for reference in self.documents():
             chip = Chip(reference, reference == self._current and reference not in self._attached, self.chips)
             chip.removed.connect(self.detach)
@@ -400,7 +406,10 @@ class ChatPane(QWidget):
         if target is not None:
             pin = QAction("Pin to notes", menu)
             pin.triggered.connect(lambda _checked=False: self.pinRequested.emit(*target))
-            menu.insertAction(menu.actions()[0] if menu.actions() else None, pin)
+            if menu.actions():
+                menu.insertAction(menu.actions()[0], pin)
+            else:
+                menu.addAction(pin)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.transcript.viewport().mapToGlobal(pos))
 

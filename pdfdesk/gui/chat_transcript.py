@@ -59,9 +59,11 @@ class Turn:
     offline: bool = False
 
     def text_part(self) -> TextPart:
-        if not self.parts or not isinstance(self.parts[-1], TextPart):
-            self.parts.append(TextPart())
-        return self.parts[-1]  # type: ignore[return-value]
+        last = self.parts[-1] if self.parts else None
+        if not isinstance(last, TextPart):
+            last = TextPart()
+            self.parts.append(last)
+        return last
 
     def card(self, call_id: str) -> ToolCard | None:
         return next((p for p in self.parts if isinstance(p, ToolCard) and p.call_id == call_id), None)
@@ -96,7 +98,7 @@ class Turn:
         """Record a citation once per page; a later one with rects or an excerpt replaces it."""
         for key, existing in self.citations.items():
             if (existing.document, existing.page) == (citation.document, citation.page):
-                if citation.rects and not existing.rects or citation.excerpt and not existing.excerpt:
+                if (citation.rects and not existing.rects) or (citation.excerpt and not existing.excerpt):
                     self.citations[key] = citation
                 return
         self.citations[f"{self.number}-{len(self.citations) + 1}"] = citation
@@ -118,7 +120,8 @@ def parse_pin_href(href: str) -> tuple[int, str | None] | None:
         return None
     query = parse_qs(url.query)
     try:
-        return int(query["turn"][0]), (query.get("c") or [None])[0]
+        keys = query.get("c")
+        return int(query["turn"][0]), keys[0] if keys else None
     except (KeyError, IndexError, ValueError):
         return None
 
@@ -203,11 +206,11 @@ def card_html(card: ToolCard, colours: dict[str, str]) -> str:
 
 def turn_html(turn: Turn, documents: Sequence[str], colours: dict[str, str]) -> str:
     """The whole turn as HTML; citations in the answer link to `documents` (what the agent read)."""
-    out = [f'<table width="100%" cellpadding="6" style="background:{colours["user"]}; margin-top:6px">'
-           f"<tr><td><b>You:</b> {esc(turn.question)}</td></tr></table>"]
+    out = [(f'<table width="100%" cellpadding="6" style="background:{colours["user"]}; margin-top:6px">'
+            f"<tr><td><b>You:</b> {esc(turn.question)}</td></tr></table>")]
     resolve = citation_resolver(turn, documents)
-    for part in turn.parts:
-        out.append(markdown_html(part.text, resolve) if isinstance(part, TextPart) else card_html(part, colours))
+    out.extend(markdown_html(part.text, resolve) if isinstance(part, TextPart) else card_html(part, colours)
+               for part in turn.parts)
     for error in turn.errors:
         hint = f"<br>{card_text(error.hint)}" if error.hint else ""
         out.append(f'<p style="color:{colours["error"]}"><b>{card_text(error.message)}</b>{hint}</p>')

@@ -31,7 +31,8 @@ class ChatInput(QPlainTextEdit):
     submitted = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+        shifted = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not shifted:
             self.submitted.emit()
             return
         super().keyPressEvent(event)

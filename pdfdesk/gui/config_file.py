@@ -44,13 +44,12 @@ def _apply(target: MutableMapping[str, Any], changes: dict[str, Any], depth: int
         elif isinstance(value, dict):
             existing = target.get(key)
             fresh = not isinstance(existing, MutableMapping)
-            if fresh:
-                existing = _new_table(target, depth)
-            _apply(existing, value, depth + 1)
-            if not existing:
+            table = existing if isinstance(existing, MutableMapping) else _new_table(target, depth)
+            _apply(table, value, depth + 1)
+            if not table:
                 target.pop(key, None)
             elif fresh:  # a table already in place is edited where it is (re-setting it reformats it)
-                target[key] = existing
+                target[key] = table
         else:
             target[key] = value
 

@@ -174,9 +174,9 @@ class DocumentTab(QWidget):
     # -- navigation --------------------------------------------------------------------------
     def go_to(self, page: int, rects: Sequence[Rect] = ()) -> None:
         """Show `page` (highlighting `rects`); queued until the document has opened."""
-        rects = tuple(tuple(r) for r in rects)  # type: ignore[misc]
+        rects = tuple((r[0], r[1], r[2], r[3]) for r in rects)
         if self.state != OPEN:
-            self._pending = (page, rects)  # type: ignore[assignment]
+            self._pending = (page, rects)
             return
         page = max(1, min(page, self.page_count or page))
         self.view.go_to_page(page, rects)

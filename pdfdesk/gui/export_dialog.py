@@ -8,12 +8,13 @@ original PDF is never written: the annotated-PDF format saves a copy.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QPushButton, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
+                               QLabel, QLineEdit, QPushButton, QWidget)
 
 from pdfdesk.core.references import display_name
 from pdfdesk.gui import theme, workers
@@ -118,7 +119,7 @@ class ExportDialog(QDialog):
         self.exported.emit(str(result.details.get("output") or self.output.text()))
         self.accept()
 
-    def _show_error(self, details: dict) -> None:
+    def _show_error(self, details: Mapping[str, Any]) -> None:
         self.export_button.setEnabled(True)
         colour = theme.colors()["error"]
-        self.status.setText(f'<span style="color:{colour}">{esc(describe_failure(details))}</span>')  # type: ignore[arg-type]
+        self.status.setText(f'<span style="color:{colour}">{esc(describe_failure(details))}</span>')

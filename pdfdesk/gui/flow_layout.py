@@ -23,43 +23,43 @@ class FlowLayout(QLayout):
         self.setContentsMargins(0, 0, 0, 0)  # a row inside a panel: the panel has the margins
 
     # -- QLayout's item list ----------------------------------------------------------------
-    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 (Qt's name)
+    def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
 
     def count(self) -> int:
         return len(self._items)
 
-    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+    def itemAt(self, index: int) -> QLayoutItem | None:
         return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+    def takeAt(self, index: int) -> QLayoutItem | None:
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     # -- sizes --------------------------------------------------------------------------------
-    def expandingDirections(self) -> Qt.Orientation:  # noqa: N802
+    def expandingDirections(self) -> Qt.Orientation:
         return Qt.Orientation(0)
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802
+    def hasHeightForWidth(self) -> bool:
         return True
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802
+    def heightForWidth(self, width: int) -> int:
         return self._arrange(QRect(0, 0, width, 0), place=False)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         """All items on one row."""
         width = sum(item.sizeHint().width() for item in self._visible())
         width += self._spacing * max(0, len(self._visible()) - 1)
         height = max((item.sizeHint().height() for item in self._visible()), default=0)
         return QSize(width, height) + self._margin_size()
 
-    def minimumSize(self) -> QSize:  # noqa: N802
+    def minimumSize(self) -> QSize:
         """The widest single item: every row can wrap down to one item."""
         size = QSize()
         for item in self._visible():
             size = size.expandedTo(item.minimumSize())
         return size + self._margin_size()
 
-    def setGeometry(self, rect: QRect) -> None:  # noqa: N802
+    def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)
         self._arrange(rect, place=True)
 

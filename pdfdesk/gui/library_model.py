@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from operator import attrgetter, eq, itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -39,7 +39,12 @@ CACHED_FOLDERS = 4096  # folders remembered for painting (a screenful of rows ne
 
 # A row: (path, name, status, pages, error), the fields of a `LibraryEntry` the list shows.
 Row = tuple[str, str, str, int, "str | None"]
-R_PATH, R_NAME, R_STATUS, R_PAGES, R_ERROR = range(5)
+# Final, so a row indexed by one of these has that field's type, not the union of all five.
+R_PATH: Final = 0
+R_NAME: Final = 1
+R_STATUS: Final = 2
+R_PAGES: Final = 3
+R_ERROR: Final = 4
 row_of: Callable[[Any], Row] = attrgetter("path", "name", "status", "pages", "error")
 _paths = itemgetter(R_PATH)
 _statuses = itemgetter(R_STATUS)
@@ -182,8 +187,9 @@ class LibraryModel(QAbstractTableModel):
             return
         same_length = len(rows) == len(old)
         if same_length and all(map(eq, map(_paths, rows), map(_paths, old))):
-            first = next(i for i, (a, b) in enumerate(zip(old, rows)) if a != b)
-            last = len(rows) - 1 - next(i for i, (a, b) in enumerate(zip(reversed(old), reversed(rows))) if a != b)
+            first = next(i for i, (a, b) in enumerate(zip(old, rows, strict=True)) if a != b)
+            last = len(rows) - 1 - next(i for i, (a, b) in enumerate(zip(reversed(old), reversed(rows), strict=True))
+                                        if a != b)
             self._rows = rows
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(HEADERS) - 1))
         elif same_length and set(map(_paths, rows)) == set(map(_paths, old)):
@@ -196,7 +202,8 @@ class LibraryModel(QAbstractTableModel):
     def _reorder(self, rows: list[Row]) -> None:
         """Same rows in another order: persistent indices (the selection, the current row) follow them."""
         hint = QAbstractItemModel.LayoutChangeHint.VerticalSortHint
-        self.layoutAboutToBeChanged[HINTED].emit([], hint)
+        # PySide picks a signal's overload by its signature string, which its stubs do not model
+        self.layoutAboutToBeChanged[HINTED].emit([], hint)  # type: ignore[index]
         old = self._rows
         self._rows = rows
         before = self.persistentIndexList()
@@ -204,7 +211,7 @@ class LibraryModel(QAbstractTableModel):
             position = {row[R_PATH]: i for i, row in enumerate(rows)}
             after = [self.index(position[old[index.row()][R_PATH]], index.column()) for index in before]
             self.changePersistentIndexList(before, after)
-        self.layoutChanged[HINTED].emit([], hint)
+        self.layoutChanged[HINTED].emit([], hint)  # type: ignore[index]
 
     # -- QAbstractTableModel -----------------------------------------------------------------
     def rowCount(self, parent: AnyIndex = TOP) -> int:

@@ -271,7 +271,8 @@ class LibraryPanel(QWidget):
     def selected_paths(self) -> list[str]:
         """Paths of the selected rows, in display order."""
         rows: set[int] = set()
-        for selected in self.view.selectionModel().selection():
+        # a QItemSelection iterates over its ranges; PySide's stubs do not declare it
+        for selected in self.view.selectionModel().selection():  # type: ignore[attr-defined]
             rows.update(range(selected.top(), selected.bottom() + 1))
         return [self.model.path_at(row) for row in sorted(rows)]
 

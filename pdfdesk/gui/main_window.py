@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabWidget,
-                               QWidget)
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar,
+                               QStackedWidget, QTabWidget, QToolBar, QWidget)
 
 from pdfdesk import __version__
 from pdfdesk.core.references import normalise_reference
@@ -68,6 +68,14 @@ def default_thumbnail_factory(view: PageView, parent: QWidget | None) -> Thumbna
 
 class MainWindow(QMainWindow):
     documentOpened = Signal(str)  # reference, once its pages are shown
+
+    # Built by window_chrome (build_toolbar, build_menus, build_status_bar) during __init__.
+    toolbar: QToolBar
+    recent_menu: QMenu
+    index_progress: QProgressBar
+    page_status: QLabel
+    zoom_status: QLabel
+    _icon_follower: QObject  # keeps the toolbar's icons in step with the palette
 
     def __init__(self, view_factory: ViewFactory | None = None, thumbnail_factory: ThumbnailFactory | None = None,
                  session_factory: SessionFactory | None = None) -> None:
@@ -130,7 +138,8 @@ class MainWindow(QMainWindow):
         self.side_tabs.addTab(self.thumbnail_stack, "Pages")
         self.side_tabs.addTab(self.outline_stack, "Outline")
         self.side_tabs.addTab(self.library_panel, "Library")
-        self.left_dock = self._dock("Navigation", "navigationDock", self.side_tabs, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.left_dock = self._dock("Navigation", "navigationDock", self.side_tabs,
+                                    Qt.DockWidgetArea.LeftDockWidgetArea)
         self.search_panel = SearchPanel(self.current_document_reference, self)
         self.search_panel.resultActivated.connect(lambda doc, page, rects: self.show_location(doc, page, rects))
         self.search_dock = self._dock("Search", "searchDock", self.search_panel, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -151,7 +160,8 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         a = self._action
-        self.open_action = a("&Open…", self.choose_files, QKeySequence.StandardKey.Open, "Open PDF files", "document-open")
+        self.open_action = a("&Open…", self.choose_files, QKeySequence.StandardKey.Open, "Open PDF files",
+                             "document-open")
         self.open_folder_action = a("Open &folder…", self.choose_folder, None, "Open every PDF in a folder")
         self.close_action = a("&Close tab", self.close_current_tab, "Ctrl+W", "Close the current document")
         self.settings_action = a("&Settings…", self.open_settings, QKeySequence.StandardKey.Preferences,
@@ -160,7 +170,8 @@ class MainWindow(QMainWindow):
         self.next_tab_action = a("Next tab", lambda: self._cycle_tab(1), ["Ctrl+Tab", "Ctrl+PgDown"])
         self.prev_tab_action = a("Previous tab", lambda: self._cycle_tab(-1), ["Ctrl+Shift+Tab", "Ctrl+PgUp"])
         self.ask_action = a("&Ask the agent", self.focus_chat, "Ctrl+L", "Ask about the documents (Ctrl+L)")
-        self.search_action = a("&Search documents", self.focus_search, "Ctrl+Shift+F", "Search this document or the library")
+        self.search_action = a("&Search documents", self.focus_search, "Ctrl+Shift+F",
+                               "Search this document or the library")
         self.fullscreen_action = a("&Full screen", self.toggle_fullscreen, "F11")
         self.fullscreen_action.setCheckable(True)
         self.about_action = a("&About pdfdesk", self._about)
@@ -178,7 +189,7 @@ class MainWindow(QMainWindow):
 
     # -- documents ---------------------------------------------------------------------------
     def document_tabs(self) -> list[DocumentTab]:
-        return [self.tabs.widget(i) for i in range(self.tabs.count())]  # type: ignore[misc]
+        return [cast(DocumentTab, self.tabs.widget(i)) for i in range(self.tabs.count())]  # every tab is one
 
     def current_tab(self) -> DocumentTab | None:
         widget = self.tabs.currentWidget()
@@ -235,7 +246,9 @@ class MainWindow(QMainWindow):
             return
         for reference in files[:MAX_TABS_PER_DROP]:
             self.open_document(reference, activate=False)
-        self.tabs.setCurrentWidget(self.find_tab(files[0]))
+        first = self.find_tab(files[0])
+        if first is not None:  # just opened
+            self.tabs.setCurrentWidget(first)
         if folders or len(files) > MAX_TABS_PER_DROP:
             self.library_panel.add(folders + [f for f in files if not any(f.startswith(d) for d in folders)])
             shown = min(len(files), MAX_TABS_PER_DROP)

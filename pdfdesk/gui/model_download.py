@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 
 from pdfdesk.core.config import BUILTIN_EMBEDDING_MODEL as BUNDLED_NAME
 from pdfdesk.gui import theme, workers
+from pdfdesk.tools.details import ErrorDetails
 
 DOWNLOAD, CANCEL = "Download model…", "Cancel download"
 
@@ -92,7 +93,7 @@ class ModelDownloadRow(QWidget):
         self._say(f"Downloaded to {folder}. Save to use it.", error=False)
         self.downloaded.emit(folder)
 
-    def _failed(self, details: dict[str, Any]) -> None:
+    def _failed(self, details: ErrorDetails) -> None:
         self._finish()
         self._say(" ".join(filter(None, (details.get("message"), details.get("hint")))) or "The download failed.",
                   error=True)

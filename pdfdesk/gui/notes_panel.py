@@ -30,7 +30,8 @@ class NotesTree(QTreeView):
         self._panel = panel
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.state() != QAbstractItemView.State.EditingState:
+        editing = self.state() == QAbstractItemView.State.EditingState
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and not editing:
             self._panel.delete_selected()
             event.accept()
             return

@@ -29,7 +29,8 @@ class PasswordDialog(QDialog):
         self.field.setEchoMode(QLineEdit.EchoMode.Password)
         self.field.setPlaceholderText("Password")
         layout.addWidget(self.field)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
+                                        self)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)

@@ -33,6 +33,7 @@ from pdfdesk.gui.pin import ToolRunner, pin_answer, pin_request
 from pdfdesk.gui.tool_calls import call_tool_in_worker
 from pdfdesk.gui.workers import describe_failure
 from pdfdesk.tools.contract import ToolResult
+from pdfdesk.tools.details import ErrorDetails
 
 log = logging.getLogger(__name__)
 MESSAGE_MS = 8_000
@@ -122,7 +123,8 @@ class ReviewController(QObject):
             "annotationClicked": self.annotationSelected.emit,
             "documentOpened": lambda _count: self._reopened(doc),
         }
-        signals["destroyed"] = lambda *_args, key=id(view): self._forget(key)
+        view_key = id(view)  # the view itself is not kept alive by the slot
+        signals["destroyed"] = lambda *_args: self._forget(view_key)
         for name, slot in signals.items():
             signal = getattr(view, name, None)
             if signal is not None:
@@ -217,7 +219,7 @@ class ReviewController(QObject):
             finally:
                 self._next_write()
 
-        def failed(details: dict) -> None:
+        def failed(details: ErrorDetails) -> None:
             self._writing = False
             self._error("Saving the notes failed", details)
             self._next_write()
@@ -235,7 +237,7 @@ class ReviewController(QObject):
 
     def _error(self, what: str, details: Any, more: int = 0) -> None:
         extra = f" ({more} more failed)" if more else ""
-        text = f"{what}: {describe_failure(dict(details))}{extra}"
+        text = f"{what}: {describe_failure(details)}{extra}"
         log.info("%s", text)
         self.message.emit(text, ERROR_MS)
 
@@ -340,7 +342,7 @@ class ReviewController(QObject):
         calls = [{"action": action, "id": key, **(fields or {})} for key in ids]
 
         def applied(results: list[ToolResult]) -> None:
-            good = [(key, r.details["annotation"]) for key, r in zip(ids, results) if not r.is_error]
+            good = [(key, r.details["annotation"]) for key, r in zip(ids, results, strict=False) if not r.is_error]
             failures = [r.details for r in results if r.is_error]
             if action == "delete":
                 self._show(doc, [], [key for key, _ in good])
@@ -424,7 +426,9 @@ class ReviewController(QObject):
         target = normalise_reference(request.document)
         docs = [d for d in self._docs.values() if d.reference == target]
         if docs and docs[0].password:
-            request = pin_request(turn, citation, fallback, docs[0].password)
+            with_password = pin_request(turn, citation, fallback, docs[0].password)
+            if with_password is not None:  # it is: the same answer, only a password more
+                request = with_password
         runner = self._runner
 
         def pinned(result: ToolResult) -> None:

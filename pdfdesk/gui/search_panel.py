@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from PySide6.QtCore import QModelIndex, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
-    QApplication, QComboBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar,
-    QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QVBoxLayout, QWidget,
+    QAbstractScrollArea, QApplication, QComboBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+    QProgressBar, QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QVBoxLayout, QWidget,
 )
 
 from pdfdesk.core.references import display_name
@@ -56,7 +56,8 @@ class ResultDelegate(QStyledItemDelegate):
 
     MARGIN = 6
 
-    def _document(self, index: QModelIndex, width: int, caption: QColor | None = None) -> QTextDocument:
+    def _document(self, index: QModelIndex | QPersistentModelIndex, width: int,
+                  caption: QColor | None = None) -> QTextDocument:
         doc = QTextDocument()
         doc.setDocumentMargin(self.MARGIN)
         if caption is not None:
@@ -65,7 +66,8 @@ class ResultDelegate(QStyledItemDelegate):
         doc.setTextWidth(max(width, 80))
         return doc
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         opt.text = ""
@@ -82,8 +84,9 @@ class ResultDelegate(QStyledItemDelegate):
         doc.documentLayout().draw(painter, context)
         painter.restore()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
-        width = option.widget.viewport().width() if option.widget is not None else option.rect.width()
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        view = option.widget  # the results list
+        width = view.viewport().width() if isinstance(view, QAbstractScrollArea) else option.rect.width()
         doc = self._document(index, width)
         return QSize(int(doc.idealWidth()), int(doc.size().height()) + 2)
 
@@ -125,8 +128,8 @@ class ResultList(QListWidget):
 def result_html(match: SearchMatch, query: str, library: bool) -> str:
     """One result as HTML: where it is (a caption line), then its excerpt with the query's words in bold."""
     if match["granularity"] == "section":
-        where = f"§ {esc(match.get('path') or match.get('title') or '')} · pp. {match.get('start_page')}–{match.get('end_page')}" \
-                f" · hit on p. {match['page']}"
+        where = (f"§ {esc(match.get('path') or match.get('title') or '')} · "
+                 f"pp. {match.get('start_page')}–{match.get('end_page')} · hit on p. {match['page']}")
     else:
         where = join_nonempty([f"p. {match['page']}", esc(match.get("section") or "")])
     name = f"<b>{esc(display_name(match['file']))}</b> · " if library else ""
@@ -264,7 +267,8 @@ class SearchPanel(QWidget):
         workers.submit(call_tool_in_worker, "pdf_search", args, owner=self,
                        on_done=lambda result: self._show(generation, result),
                        on_error=lambda details: self._show_error(generation, details))
-        notes = {"action": "list", "filter": {"text": query}, **{k: args[k] for k in ("path", "password") if k in args}}
+        notes: dict[str, Any] = {"action": "list", "filter": {"text": query},
+                                 **{k: args[k] for k in ("path", "password") if k in args}}
         workers.submit(call_tool_in_worker, "pdf_annotate", notes, owner=self,
                        on_done=lambda result: self._show_notes(generation, result), on_error=lambda _d: None)
 

@@ -10,7 +10,7 @@ block (a locked store asks to be unlocked), so they run in a worker.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -25,6 +25,7 @@ from pdfdesk.gui.model_download import ModelDownloadRow
 from pdfdesk.gui.settings_fields import UNCHANGED, SettingField
 from pdfdesk.models.providers import PROVIDERS, cloud_providers
 from pdfdesk.models.providers.compatible import OllamaProvider
+from pdfdesk.tools.details import ErrorDetails
 
 CLOUD = tuple((name, PROVIDERS[name].display_name) for name in cloud_providers())
 DEFAULTS = Config()
@@ -87,7 +88,8 @@ class SettingsDialog(QDialog):
         note.setWordWrap(True)
         note.setStyleSheet(f"color: {theme.colors()['muted']};")
         layout.addWidget(note)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
+                                        self)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
@@ -113,7 +115,7 @@ class SettingsDialog(QDialog):
             self.fields[(setting.section, setting.key)] = field
             setattr(self, setting.field, field.editor)
             if field.fallbacks is not None:
-                setattr(self, "pdf_fallbacks", field.fallbacks)
+                self.pdf_fallbacks = field.fallbacks
             if field.label:
                 form.addRow(field.label, field.widget)
             else:
@@ -122,18 +124,19 @@ class SettingsDialog(QDialog):
 
     def _add_tab_extras(self) -> None:
         """What is not a config key: the models' help and the embedding model's download row."""
-        models = self.fields[("models", "agent")].widget.parentWidget()
+        # the fields sit in the form layouts of the dialog's tabs
+        models = cast(QWidget, self.fields[("models", "agent")].widget.parentWidget())
         help_text = QLabel("Models are named provider/model, e.g. openai/gpt-4.1-mini or ollama/llama3.1. "
                            "Leave the chat model empty to use the first provider that has a key; with no key "
                            "at all, the offline answerer quotes passages from the documents.", models)
         help_text.setWordWrap(True)
-        models.layout().addRow(help_text)
+        cast(QFormLayout, models.layout()).addRow(help_text)
         embedding = self.fields[("search", "embeddingModel")]
-        search = embedding.widget.parentWidget()
+        search = cast(QWidget, embedding.widget.parentWidget())
         self.model_download = ModelDownloadRow(embedding.editor.text, search)
         self.finished.connect(lambda _result: self.model_download.cancel())
-        form = search.layout()
-        row, _role = form.getWidgetPosition(embedding.widget)
+        form = cast(QFormLayout, search.layout())
+        row, _role = cast(tuple[int, QFormLayout.ItemRole], form.getWidgetPosition(embedding.widget))
         form.insertRow(row + 1, "", self.model_download)
 
     def _providers_tab(self) -> QWidget:
@@ -264,7 +267,7 @@ class SettingsDialog(QDialog):
             field.clear()
         self.accept()
 
-    def _save_failed(self, details: dict[str, Any]) -> None:
+    def _save_failed(self, details: ErrorDetails) -> None:
         self.buttons.setEnabled(True)
         self._show_error(details.get("message") or "Saving failed.")
 

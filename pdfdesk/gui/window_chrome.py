@@ -8,11 +8,11 @@ an action does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QProgressBar, QToolBar, QToolButton
 
 from pdfdesk.gui import icons, workers
@@ -78,10 +78,10 @@ def apply_icons(window: MainWindow) -> None:
         if isinstance(action, QAction) and shiboken6.isValid(action):
             action.setIcon(icons.icon(name))
     for dotted, name in DOCK_ICONS:
-        _attribute(window, dotted).toggleViewAction().setIcon(icons.icon(name))  # type: ignore[attr-defined]
+        cast(QDockWidget, _attribute(window, dotted)).toggleViewAction().setIcon(icons.icon(name))
     from pdfdesk.review.records import PALETTE
 
-    for action, colour in zip(window.review.colours, PALETTE.values()):
+    for action, colour in zip(window.review.colours, PALETTE.values(), strict=False):
         action.setIcon(icons.swatch_icon(colour))
 
 
@@ -94,7 +94,7 @@ class _IconFollower(QObject):
         super().__init__(window)
         self._window = window
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._window and event.type() in self.EVENTS:
             apply_icons(self._window)
         return False
@@ -105,7 +105,7 @@ def build_toolbar(window: MainWindow) -> None:
     icons only (the text is the tooltip, with the shortcut), except Ask, which is the one to find."""
     apply_icons(window)
     for dotted, _name in ACTION_ICONS:
-        _keep_tooltip(_attribute(window, dotted))  # type: ignore[arg-type]
+        _keep_tooltip(cast(QAction, _attribute(window, dotted)))
     window._icon_follower = _IconFollower(window)
     window.installEventFilter(window._icon_follower)
     bar = QToolBar("Document", window)
@@ -151,7 +151,8 @@ def build_menus(window: MainWindow) -> None:
     file_menu.addSeparator()
     file_menu.addAction(window.quit_action)
     view_menu = menu.addMenu("&View")
-    view_menu.addActions([window.zoom_in_action, window.zoom_out_action, window.fit_width_action, window.fit_page_action])
+    view_menu.addActions([window.zoom_in_action, window.zoom_out_action, window.fit_width_action,
+                          window.fit_page_action])
     view_menu.addSeparator()
     view_menu.addActions([window.next_tab_action, window.prev_tab_action, window.fullscreen_action])
     view_menu.addSeparator()
@@ -210,12 +211,13 @@ class DockProportions(QObject):
         self._first_show = True
         window.installEventFilter(self)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window:
             if event.type() == QEvent.Type.Show and self._first_show:
                 self._first_show = False
                 QTimer.singleShot(0, self.window, self.fit)
-            elif (event.type() == QEvent.Type.Resize and not self._first_show and self.window.isVisible()
+            elif (event.type() == QEvent.Type.Resize and isinstance(event, QResizeEvent) and not self._first_show
+                  and self.window.isVisible()
                   and event.oldSize().width() > event.size().width()):  # the reader made it narrower
                 QTimer.singleShot(0, self.window, self.keep_middle)
         return False
@@ -234,7 +236,7 @@ class DockProportions(QObject):
             return
         docks, widths = [], []
         for area, share in zip((Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea),
-                               dock_widths(window.width())):
+                               dock_widths(window.width()), strict=False):
             shown = [dock for dock in window.findChildren(QDockWidget) if dock.isVisible()
                      and not dock.isFloating() and window.dockWidgetArea(dock) == area]  # the raised tab
             if shown and shown[0].width() > share:

@@ -63,7 +63,8 @@ class ReviewActions:
                                   f"Ctrl+Alt+{number}", f"Highlight the selection in {name}"))
         self.note = a("Add &note…", lambda: self._on_view("note_selection"), "Ctrl+Shift+N",
                       "Highlight the selection and write a note on it (Ctrl+Shift+N)")
-        self.area = a("&Area tool", self._toggle_area, "Ctrl+Shift+A", "Drag a rectangle to mark an area (Ctrl+Shift+A)")
+        self.area = a("&Area tool", self._toggle_area, "Ctrl+Shift+A",
+                      "Drag a rectangle to mark an area (Ctrl+Shift+A)")
         self.area.setCheckable(True)
         self.show_notes = a("&Notes panel", self.focus_notes, "Ctrl+Alt+N", "Show the current document's notes")
         self.export = a("&Export review…", self.open_export, "Ctrl+Shift+E",
@@ -134,7 +135,8 @@ class ReviewActions:
 
     def show_note(self, document: str, item: dict) -> None:
         """A note found by search: open its document at the passage and select it."""
-        rects = [] if item.get("status") == "orphaned" else [tuple(map(float, r)) for r in item.get("rects") or []]
+        rects = ([] if item.get("status") == "orphaned"
+                 else [(float(r[0]), float(r[1]), float(r[2]), float(r[3])) for r in item.get("rects") or []])
         self.window.show_location(document, int(item.get("page") or 1), rects)
         tab = self.window.find_tab(document)
         layer = getattr(getattr(tab.view, "model", None), "annotations", None) if tab is not None else None

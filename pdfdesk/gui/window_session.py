@@ -125,9 +125,10 @@ class WindowSession(QObject):
         search = panels.get("search")
         for name, value in (search.items() if isinstance(search, dict) else ()):
             combo = getattr(self.window.search_panel, name, None) if name in SEARCH_CHOICES else None
-            index = combo.findData(value) if isinstance(combo, QComboBox) and isinstance(value, str) else -1
-            if index >= 0:
-                combo.setCurrentIndex(index)
+            if isinstance(combo, QComboBox) and isinstance(value, str):
+                index = combo.findData(value)
+                if index >= 0:
+                    combo.setCurrentIndex(index)
 
     # -- tabs --------------------------------------------------------------------------------
     def watch(self, tab: DocumentTab) -> None:

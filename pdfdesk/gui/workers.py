@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 import shiboken6
@@ -43,7 +43,7 @@ def error_details(exc: BaseException) -> ErrorDetails:
     return {"error": INTERNAL_ERROR, "message": message, "hint": "This is a bug in pdfdesk; please report it."}
 
 
-def describe_failure(details: ErrorDetails) -> str:
+def describe_failure(details: Mapping[str, Any]) -> str:
     """One line for a user: what went wrong, and what to do about it when that is known."""
     message = details.get("message") or "A background task failed."
     hint = details.get("hint")
@@ -99,7 +99,7 @@ class _Runnable(QRunnable):
     def run(self) -> None:  # worker thread
         try:
             result = self._func()
-        except BaseException as exc:  # noqa: BLE001 - every failure becomes structured details
+        except BaseException as exc:  # every failure becomes structured details
             if not isinstance(exc, PdfDeskError):
                 log.warning("background job failed", exc_info=True)
             self._relay.failed.emit(error_details(exc))
@@ -170,10 +170,12 @@ def submit(
     relay.succeeded.connect(done)
     relay.failed.connect(failed)
     relay.progressed.connect(progressed)
-    if with_job:
-        call = lambda: func(*args, job=job, progress=relay.progressed.emit)  # noqa: E731
-    else:
-        call = lambda: func(*args)  # noqa: E731
+
+    def call() -> Any:
+        if with_job:
+            return func(*args, job=job, progress=relay.progressed.emit)
+        return func(*args)
+
     pool().start(_Runnable(call, relay, job))
     return job
 

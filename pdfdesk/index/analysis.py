@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from functools import lru_cache
 
 import snowballstemmer
@@ -76,7 +77,7 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     folded = unicodedata.normalize("NFKC", text).casefold()
-    if "\u0600" <= max(folded) and has_arabic(folded):
+    if max(folded) >= "\u0600" and has_arabic(folded):
         folded = _ARABIC_MARKS.sub("", folded).translate(_ARABIC_VARIANTS)
     return folded
 
@@ -128,7 +129,8 @@ def _split(run: str) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
-    return porter_stem(word)
+    stem: str = porter_stem(word)
+    return stem
 
 
 @lru_cache(maxsize=200_000)
@@ -149,7 +151,7 @@ def stem_lowered(word: str) -> str:
 
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
-_russian_stem = stemmer_for_language("ru")
+_russian_stem: Callable[[str], str] = stemmer_for_language("ru")
 _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
 _GREEK_STEMMER = snowballstemmer.stemmer("greek")
 _GREEK_STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps the word it works on in itself
@@ -239,7 +241,7 @@ def query_runs(text: str) -> list[QueryRun]:
     """Each run of a typed word as (its parts' terms, its joined form or None, unspaced, its
     Arabic letter trigrams): what the query parser needs to ask for the word joined, as a phrase
     of its parts, or inside a longer run of Arabic letters."""
-    runs = []
+    runs: list[QueryRun] = []
     for match in WORD_PATTERN.finditer(text):
         run = match.group()
         found = _run_tokens(run, True)
@@ -328,7 +330,7 @@ class PageAnalyzer(Analyzer):
 
     def __call__(self, value: str, positions: bool = False, chars: bool = False, keeporiginal: bool = False,
                  removestops: bool = True, start_pos: int = 0, start_char: int = 0, tokenize: bool = True,
-                 mode: str = "", **kwargs):  # type: ignore[override]
+                 mode: str = "", **kwargs: Any) -> Iterator[Token]:
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         query = mode == "query"
         found = tokens(value, query) if tokenize else [(fold(value), 0, 0, len(value))]

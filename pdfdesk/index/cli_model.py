@@ -36,7 +36,10 @@ def downloaded() -> list[str]:
 
 def list_models() -> int:
     current = get_config().embedding_model
-    mark = lambda name: "*" if name == current else " "  # noqa: E731
+
+    def mark(name: str) -> str:
+        return "*" if name == current else " "
+
     print(f"{mark(embedding.BUNDLED_NAME)} {embedding.BUNDLED_NAME:<58} built in (static, English)")
     for name in downloaded():
         print(f"{mark(name)} {name:<58} downloaded ({model_fetch.model_folder(name)})")

@@ -56,7 +56,7 @@ class ModelSource:
 
     name: str
     kind: str               # "static" (model2vec) or "transformer" (fastembed)
-    folder: Path | None
+    folder: Path
     problem: str = ""
 
     @property
@@ -183,7 +183,6 @@ def _load_transformer(source: ModelSource) -> Any:
         logger.disable("fastembed")
     except ImportError:
         pass
-    assert source.folder is not None
     name = source.name
     known = {m["model"].lower() for m in TextEmbedding.list_supported_models()}
     if name.lower() not in known:  # an ONNX export fastembed has no description of: mean pooling
@@ -193,7 +192,7 @@ def _load_transformer(source: ModelSource) -> Any:
         TextEmbedding.add_custom_model(name, PoolingType.MEAN, True, Sources(hf=name), _hidden_size(source.folder),
                                        model_file=model_file)
     model = TextEmbedding(name, specific_model_path=str(source.folder), local_files_only=True)
-    tokenizer = model.model.tokenizer
+    tokenizer = model.model.tokenizer  # type: ignore[attr-defined]  # the ONNX model has one; its base does not say
     limit = (tokenizer.truncation or {}).get("max_length") or TRANSFORMER_MAX_LENGTH
     tokenizer.enable_truncation(max_length=min(limit, TRANSFORMER_MAX_LENGTH))
     return model
@@ -243,7 +242,8 @@ def embed(texts: list[str]) -> np.ndarray:
     else:
         vectors = np.asarray(list(model.embed(list(texts), batch_size=TRANSFORMER_BATCH)), dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors / np.maximum(norms, 1e-12)
+    unit: np.ndarray = vectors / np.maximum(norms, 1e-12)
+    return unit
 
 
 def dimensions() -> int:

@@ -159,8 +159,8 @@ def _place_page(starts: list[SectionStart], page: _PageLines) -> list[SectionSta
     if len(starts) <= MAX_ENTRIES_SEARCHED:
         cursor = -1
         for position, start in enumerate(starts):
-            spans[position] = page.find(start.title, cursor, count, start.y)
-            cursor = spans[position][1] if spans[position] is not None else cursor
+            span = spans[position] = page.find(start.title, cursor, count, start.y)
+            cursor = span[1] if span is not None else cursor
     next_first = [count] * (len(starts) + 1)  # first line of the next entry found, from each position on
     for position in range(len(starts) - 1, -1, -1):
         span = spans[position]
@@ -194,7 +194,7 @@ def place_on_lines(starts: list[SectionStart], lines: dict[int, list[Line]]) -> 
     placed = list(starts)
     for number, positions in by_page.items():
         page = _PageLines(lines[number])
-        for position, start in zip(positions, _place_page([starts[p] for p in positions], page)):
+        for position, start in zip(positions, _place_page([starts[p] for p in positions], page), strict=False):
             placed[position] = start
     return placed
 

@@ -196,12 +196,10 @@ class IndexOwner:
     # -- the work -----------------------------------------------------------------------------
     def _next(self, only: set[str] | None, skip: set[str]) -> tuple[Job | None, Target | None, str] | None:
         """The next (job, private target, stage): every keyword stage before any vectors."""
-        candidates: list[tuple[int, float, Job | None, Target | None]] = []
-        for job in self.queue.jobs():
-            candidates.append((job.priority, job.enqueued, job, None))
+        candidates: list[tuple[int, float, Job | None, Target | None]] = [
+            (job.priority, job.enqueued, job, None) for job in self.queue.jobs()]
         with self._lock:
-            for fingerprint, (target, priority) in self._private.items():
-                candidates.append((priority, 0.0, None, target))
+            candidates.extend((priority, 0.0, None, target) for target, priority in self._private.values())
         later: tuple[Job | None, Target | None, str] | None = None
         for _priority, _when, job, target in sorted(candidates, key=lambda c: (c[0], c[1])):
             fingerprint = job.fingerprint if job is not None else target.fingerprint  # type: ignore[union-attr]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 import pymupdf
 
@@ -35,12 +36,12 @@ def one_line(text: str) -> str:
     return nfkc(_SPACES.sub(" ", text).strip())
 
 
-def _joined_spans(spans: list[dict]) -> str:
+def _joined_spans(spans: list[dict[str, Any]]) -> str:
     """A line's text: spans in order, with a space where two spans are set apart on the line but
     neither carries one (MuPDF starts a new span at a font change and may leave the space out,
     which glued headings like "Boxed formulas" into "Boxedformulas")."""
     parts: list[str] = []
-    previous: dict | None = None
+    previous: dict[str, Any] | None = None
     for span in spans:
         text = span["text"]
         if not text:

@@ -36,7 +36,8 @@ class PackedPositions(Positions):
         for position in poslist:
             deltas.append(position - base)
             base = position
-        return pack_uint(len(deltas)) + deltas.tobytes()
+        packed: bytes = pack_uint(len(deltas)) + deltas.tobytes()
+        return packed
 
     def decode_positions(self, valuestring: bytes) -> list[int]:
         deltas = array("I")
@@ -48,4 +49,5 @@ class PackedPositions(Positions):
         return positions
 
     def decode_frequency(self, valuestring: bytes) -> int:
-        return unpack_uint(valuestring[:_INT_SIZE])[0]
+        frequency: int = unpack_uint(valuestring[:_INT_SIZE])[0]
+        return frequency

@@ -4,8 +4,8 @@ A word the analyzer splits (`major_diam`, `xOrig`, `www.uoregon.edu`) is asked f
 form or a phrase of its parts, so it is found whether the page writes it joined, in another case,
 or apart. A typed word made of several runs (`e-mail`, a Persian word with a zero-width non-joiner)
 is a phrase of all their parts. An Arabic-script word is also asked for as a phrase of its letter
-trigrams, which finds it glued to other words or to a clitic. A run of CJK (or another unspaced script) keeps Whoosh's grouping
-of its bigrams.
+trigrams, which finds it glued to other words or to a clitic. A run of CJK (or another unspaced
+script) keeps Whoosh's grouping of its bigrams.
 """
 
 from __future__ import annotations

@@ -62,7 +62,8 @@ class WordCoordinationMatcher(WrappingMatcher):
     def score(self) -> float:
         current = self.child.id()
         held = sum(1 for word in self._words if word.is_active() and word.id() == current)
-        return self.child.score() * self.boost * min(1.0, held / self._asked)
+        score: float = self.child.score() * self.boost * min(1.0, held / self._asked)
+        return score
 
 
 class BestOf(DisjunctionMax):
@@ -77,4 +78,5 @@ class BestOf(DisjunctionMax):
 class BestOfMatcher(DisjunctionMaxMatcher):
     def score(self) -> float:
         current = self.id()
-        return max(child.score() for child in (self.a, self.b) if child.is_active() and child.id() == current)
+        best: float = max(child.score() for child in (self.a, self.b) if child.is_active() and child.id() == current)
+        return best

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from whoosh.qparser import QueryParserError  # type: ignore[attr-defined]
+from whoosh.qparser import QueryParserError
 
 from pdfdesk.core import paths
 from pdfdesk.core.documents import open_source

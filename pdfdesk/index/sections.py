@@ -13,6 +13,7 @@ hands a whole page to whichever entry sits lowest on it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pdfdesk.index.page_lines import Line, line_below
 
@@ -39,7 +40,7 @@ class Section:
     def text(self) -> str:
         return "\n".join(self.text_parts)
 
-    def as_record(self) -> dict:
+    def as_record(self) -> dict[str, Any]:
         return {"title": self.title, "level": self.level, "path": " › ".join(self.path),
                 "start_page": self.start_page, "end_page": self.end_page, "text": self.text}
 

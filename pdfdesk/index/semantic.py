@@ -47,10 +47,8 @@ def passages_of_page(number: int, text: str) -> list[Passage]:
     if not words:
         return []
     step = PASSAGE_WORDS - OVERLAP_WORDS
-    passages = []
-    for start in range(0, max(len(words) - OVERLAP_WORDS, 1), step):
-        passages.append(Passage(number, " ".join(words[start:start + PASSAGE_WORDS])))
-    return passages
+    return [Passage(number, " ".join(words[start:start + PASSAGE_WORDS]))
+            for start in range(0, max(len(words) - OVERLAP_WORDS, 1), step)]
 
 
 # -- the stored vectors ------------------------------------------------------------------------
@@ -80,7 +78,8 @@ class SemanticStore:
         except OSError:
             return []
         return sorted(self.folder / n for n in names
-                      if n.startswith("chunk-") and n.endswith(".npy") and (self.folder / n[:-4]).with_suffix(".json").exists())
+                      if n.startswith("chunk-") and n.endswith(".npy")
+                      and (self.folder / n[:-4]).with_suffix(".json").exists())
 
     def _signature(self, chunks: list[Path]) -> tuple[tuple[str, int, int], ...]:
         found = []

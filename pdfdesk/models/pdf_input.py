@@ -108,11 +108,10 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
         budget_pages -= len(chosen)
         if len(chosen) < len(doc.pages):
             left = format_page_set(doc.pages[len(chosen):])
-            result.notes.append(f"{neutralise(doc.name)}: pages {left} were not sent (at most {max_pages} pages per call); "
-                                "pass `pages` to choose others.")
+            result.notes.append(f"{neutralise(doc.name)}: pages {left} were not sent "
+                                f"(at most {max_pages} pages per call); pass `pages` to choose others.")
         with open_pdf(doc.reference, doc.password, max_bytes=doc.max_bytes, config=config) as opened:
-            for number in chosen:
-                texts.append((doc, number, page_text(opened.load_page(number))))
+            texts.extend((doc, number, page_text(opened.load_page(number))) for number in chosen)
         if chosen:
             result.pages_sent[doc.name] = format_page_set(chosen)
     poor = [(doc, number) for doc, number, text in texts if len("".join(text.split())) < MIN_PAGE_CHARS]
@@ -147,7 +146,8 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
             blocks.append(f"{label}\n{body}")
             result.has_content = result.has_content or bool(body.strip()) or image is not None
         if blocks:
-            header = f"Document {neutralise(doc.name)} ({doc.page_count} pages); extracted text of pages {result.pages_sent.get(doc.name, '')}:"
+            header = (f"Document {neutralise(doc.name)} ({doc.page_count} pages); "
+                      f"extracted text of pages {result.pages_sent.get(doc.name, '')}:")
             result.parts.append(TextPart(header + "\n" + fence("\n".join(blocks), doc.name)))
         for (reference, number), image in rendered.items():
             if reference == doc.reference:

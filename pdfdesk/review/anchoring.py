@@ -18,7 +18,7 @@ from typing import Any
 
 import pymupdf
 
-from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf
+from pdfdesk.core.documents import PAGE_ERRORS, OpenedPdf
 from pdfdesk.core.errors import INVALID_PAGE, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.lru import LRU
 from pdfdesk.core.text import page_text, text_page
@@ -114,7 +114,7 @@ def _build_map(page: pymupdf.Page) -> PageMap:
                             lines.append(-1)
                             pending = False
                         chars.append(piece)
-                        boxes.append(box)  # type: ignore[arg-type]
+                        boxes.append(box)
                         lines.append(line_no)
     return PageMap("".join(chars), boxes, lines)
 
@@ -254,14 +254,15 @@ def anchor_area(doc: pymupdf.Document | PageTexts, page: int, rect: Rect) -> Anc
     words = [w for w in pdf_page.get_text("words", textpage=text_page(pdf_page))
              if _mostly_inside(pymupdf.Rect(w[:4]), area)]
     quote = normalise(" ".join(w[4] for w in words))
+    box: Rect = (rect[0], rect[1], rect[2], rect[3])
     if quote:
         page_map = texts.page_map(page)
         _, spans = occurrences(page_map, quote)
         if spans:
-            spans.sort(key=lambda span: _distance(page_map.rects(*span), (tuple(rect),)))
+            spans.sort(key=lambda span: _distance(page_map.rects(*span), (box,)))
             found = _anchor(page, page_map, *spans[0])
-            return Anchor(page, (tuple(rect),), found.quote, found.prefix, found.suffix, found.start)
-    return Anchor(page, (tuple(rect),), quote, "", "", None)  # type: ignore[arg-type]
+            return Anchor(page, (box,), found.quote, found.prefix, found.suffix, found.start)
+    return Anchor(page, (box,), quote, "", "", None)
 
 
 def _context_score(ann: Annotation, text: str, start: int, end: int) -> float:
@@ -302,7 +303,7 @@ def reanchor(doc: pymupdf.Document | PageTexts, ann: Annotation) -> Anchor | Non
             if needle not in texts.loose_text(page):
                 continue
             page_map = texts.page_map(page)
-        except (PdfDeskError, *MUPDF_ERRORS):  # a damaged or hostile page cannot hold the note
+        except PAGE_ERRORS:  # a damaged or hostile page cannot hold the note
             continue
         level, spans = occurrences(page_map, wanted)
         for start, end in spans:

@@ -83,9 +83,10 @@ def _remove(temp: Path) -> None:
 def _rgb(color: str) -> tuple[float, float, float]:
     value = color.lstrip("#")
     try:
-        return tuple(int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+        red, green, blue = (int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))
     except ValueError:
         return (1.0, 0.84, 0.31)
+    return red, green, blue
 
 
 def _point(page: pymupdf.Page, rects: Sequence[Rect]) -> pymupdf.Point:

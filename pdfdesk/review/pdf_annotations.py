@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pymupdf
 
-from pdfdesk.core.documents import MUPDF_ERRORS
-from pdfdesk.core.errors import PdfDeskError
+from pdfdesk.core.documents import MUPDF_ERRORS, PAGE_ERRORS
 from pdfdesk.core.text import text_page
 from pdfdesk.review.anchoring import normalise
 from pdfdesk.review.records import DEFAULT_COLOR, Annotation, Rect
@@ -109,7 +108,7 @@ def file_annotations(doc: pymupdf.Document, fingerprint: str = "", path: str = "
                     tried = True
                     try:
                         textpage = text_page(page)
-                    except (PdfDeskError, *MUPDF_ERRORS):  # a page refused as hostile: listed, without quotes
+                    except PAGE_ERRORS:  # a page refused as hostile: listed, without quotes
                         textpage = None
                 found.append(_read(page, index + 1, annot, textpage, fingerprint, path))
                 if len(found) >= MAX_ANNOTATIONS:

@@ -76,8 +76,7 @@ def salvage(path: Path, columns: str) -> list[tuple]:
     except sqlite3.Error:
         return rows
     try:
-        for row in conn.execute(f"SELECT {columns} FROM annotations NOT INDEXED"):
-            rows.append(tuple(row))
+        rows.extend(tuple(row) for row in conn.execute(f"SELECT {columns} FROM annotations NOT INDEXED"))
     except sqlite3.Error:
         pass
     finally:

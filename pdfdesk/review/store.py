@@ -105,7 +105,7 @@ def _row_to_annotation(row: tuple) -> Annotation:
     ann.__dict__.update(zip(_FIELDS, (
         id_, fingerprint, path, page, tuple(map(tuple, json.loads(rects))) if rects != "[]" else (),
         quote, prefix, suffix, start, note, color, tuple(json.loads(tags)) if tags != "[]" else (), kind,
-        status, source, json.loads(answer) if answer else None, created, updated, bool(deleted))))
+        status, source, json.loads(answer) if answer else None, created, updated, bool(deleted)), strict=False))
     return ann
 
 

@@ -24,4 +24,6 @@ def document_details(opened: OpenedPdf) -> DocumentDetails:
 
 
 def repaired_note(opened: OpenedPdf) -> str:
-    return " (the file was damaged; MuPDF repaired it while opening, so some content may be missing)" if opened.repaired else ""
+    if not opened.repaired:
+        return ""
+    return " (the file was damaged; MuPDF repaired it while opening, so some content may be missing)"

@@ -8,7 +8,7 @@ is gone). The PDF's own annotations are listed beside them, read-only.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
@@ -74,11 +74,13 @@ SCHEMA = object_schema(
     {
         "action": {"type": "string", "enum": list(ACTIONS),
                    "description": "add, list, update (note, color, tags), delete, or restore a deleted one."},
-        "path": {**PATH_PROPERTY, "description": "The PDF (add, list). list without path lists every annotated document."},
+        "path": {**PATH_PROPERTY,
+                 "description": "The PDF (add, list). list without path lists every annotated document."},
         "page": {"type": "integer", "minimum": 1, "description": "add: the page, 1-based."},
         "quote": {"type": "string", "minLength": 1,
                   "description": "add: the exact text to highlight, as it appears on the page."},
-        "rect": {**RECT_SCHEMA, "description": "add: an area of the page [x0, y0, x1, y1] (PDF points, top-left origin)."},
+        "rect": {**RECT_SCHEMA,
+                 "description": "add: an area of the page [x0, y0, x1, y1] (PDF points, top-left origin)."},
         "rects": {"type": "array", "items": RECT_SCHEMA,
                   "description": "add with quote: the rectangles of the selection, telling which occurrence is meant."},
         "note": {"type": "string", "description": f"The note's text (at most {MAX_NOTE_CHARS:,} characters)."},
@@ -87,7 +89,8 @@ SCHEMA = object_schema(
         "kind": {"type": "string", "enum": list(KINDS),
                  "description": "Default: answer with answer, area with rect, highlight with quote, else note."},
         "answer": ANSWER_SCHEMA,
-        "id": {"type": "string", "minLength": 1, "maxLength": 200, "description": "update, delete, restore: which one."},
+        "id": {"type": "string", "minLength": 1, "maxLength": 200,
+               "description": "update, delete, restore: which one."},
         "filter": FILTER_SCHEMA,
         "include_file_annotations": {"type": "boolean", "default": True,
                                      "description": "list: also the PDF's own annotations (read-only)."},
@@ -193,7 +196,7 @@ def _own(args: dict[str, Any], action: str) -> Annotation:
     return annotation
 
 
-def _changed(action: str, done: str, annotation: Annotation) -> ToolResult:
+def _changed(action: Literal["update", "delete", "restore"], done: str, annotation: Annotation) -> ToolResult:
     item = cast(AnnotationItem, annotation.to_details())
     name = item["file"] or "the document"
     details: AnnotateDetails = {"action": action, "file": item["file"], "annotation": item}

@@ -78,7 +78,8 @@ def _check_output(raw: str, overwrite: bool) -> Path:
     if output.is_dir():
         raise invalid(f"The output {output} is a folder.", "Give a file name inside it, e.g. review.md.")
     if not output.parent.is_dir():
-        raise invalid(f"The output folder {output.parent} does not exist.", "Create the folder first, or choose another.")
+        raise invalid(f"The output folder {output.parent} does not exist.",
+                      "Create the folder first, or choose another.")
     if output.exists() and not overwrite:
         raise invalid(f"{output} already exists.", "Pass overwrite=true to replace it, or choose another file name.")
     problem = unwritable_reason(output.parent)
@@ -163,7 +164,9 @@ def pdf_export_review(args: dict[str, Any]) -> ToolResult:
     if result.skipped:
         details["skipped"] = result.skipped
     skipped = f" ({result.skipped} could not be placed: their page is gone)" if result.skipped else ""
-    what = ", ".join(neutralise(name) for name in names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+    what = ", ".join(neutralise(name) for name in names[:10]) + more
     summary = (f"Exported {result.annotations} annotation{'s' * (result.annotations != 1)}{skipped} of {what} as "
-               f"{fmt} to {neutralise(str(result.path), limit=None)}" + (" (replacing the file there)." if replacing else "."))
+               f"{fmt} to {neutralise(str(result.path), limit=None)}"
+               + (" (replacing the file there)." if replacing else "."))
     return ToolResult(content=[text_item(summary)], details=details)

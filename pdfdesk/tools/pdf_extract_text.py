@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, mupdf_message, open_pdf
+from pdfdesk.core.documents import PAGE_ERRORS, OpenedPdf, mupdf_message, open_pdf
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.hidden_text import HiddenTextReport, findings_of
@@ -62,7 +62,7 @@ def _read_pages(opened: OpenedPdf, pages: list[int], ocr: bool) -> PageReading:
     for number in pages:
         try:
             reading.texts[number] = _read_page(opened, number, can_ocr, reading)
-        except (PdfDeskError, *MUPDF_ERRORS) as exc:  # one broken page must not hide the others
+        except PAGE_ERRORS as exc:  # one broken page must not hide the others
             if not isinstance(exc, PdfDeskError) and not is_mupdf_error(exc):
                 raise  # pdfdesk's own bug, not damage in the page: reported as such by the registry
             if isinstance(exc, PageOverLimit):

@@ -6,7 +6,7 @@ import math
 import re
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import pymupdf
 
@@ -77,13 +77,18 @@ def describe_page_size(rect: pymupdf.Rect) -> PageSize:
 def _permissions(doc: pymupdf.Document) -> Permissions:
     perms = doc.permissions
     return {
-        "print": bool(perms & pymupdf.PDF_PERM_PRINT),
-        "modify": bool(perms & pymupdf.PDF_PERM_MODIFY),
-        "copy": bool(perms & pymupdf.PDF_PERM_COPY),
-        "annotate": bool(perms & pymupdf.PDF_PERM_ANNOTATE),
-        "fill_forms": bool(perms & pymupdf.PDF_PERM_FORM),
-        "assemble": bool(perms & pymupdf.PDF_PERM_ASSEMBLE),
+        "print": _allows(perms, "PDF_PERM_PRINT"),
+        "modify": _allows(perms, "PDF_PERM_MODIFY"),
+        "copy": _allows(perms, "PDF_PERM_COPY"),
+        "annotate": _allows(perms, "PDF_PERM_ANNOTATE"),
+        "fill_forms": _allows(perms, "PDF_PERM_FORM"),
+        "assemble": _allows(perms, "PDF_PERM_ASSEMBLE"),
     }
+
+
+def _allows(perms: int, flag: str) -> bool:
+    # PyMuPDF defines its PDF_PERM_* flags at import time, out of a type checker's sight.
+    return bool(perms & getattr(pymupdf, flag))
 
 
 def _form_fields(doc: pymupdf.Document) -> FormFields:
@@ -94,7 +99,7 @@ def _form_fields(doc: pymupdf.Document) -> FormFields:
     fields: list[FormField] = []
     unreadable: list[int] = []
     if doc.is_form_pdf:
-        for page in doc:
+        for page in doc.pages():
             if count >= _MAX_FIELDS_COUNTED:
                 break
             try:
@@ -159,7 +164,8 @@ def collect_info(opened: OpenedPdf) -> InfoDetails:
     warnings = opened.drain_warnings()
     details: InfoDetails = {
         **document_details(opened),
-        **({"damage_warnings": warnings[-10:]} if warnings else {}),
+        # an optional key spread in conditionally: mypy stops counting the keys here
+        **({"damage_warnings": warnings[-10:]} if warnings else {}),  # type: ignore[typeddict-item]
         "name": opened.source.name,
         "pages": doc.page_count,
         "bytes": opened.source.size,
@@ -209,10 +215,11 @@ def _summary(d: InfoDetails, opened: OpenedPdf) -> tuple[str, str]:
     else:
         lines.append(f"Every page has a text layer{partial}.")
     # One line per field even inside the fence: a title cannot forge an "Author:" line of its own.
-    meta_lines = [f"{label}: {neutralise(d[key], limit=None, quotes=False)}" for key, label in
+    fields = cast("dict[str, Any]", d)  # keys named in a list, not as literals
+    meta_lines = [f"{label}: {neutralise(fields[key], limit=None, quotes=False)}" for key, label in
                   (("title", "Title"), ("author", "Author"), ("subject", "Subject"), ("keywords", "Keywords"),
                    ("creator", "Creator"), ("producer", "Producer"), ("created", "Created"), ("modified", "Modified"))
-                  if d[key]]
+                  if fields[key]]
     return "\n".join(lines), "\n".join(meta_lines)
 
 

@@ -76,11 +76,13 @@ def pdf_outline(args: dict[str, Any]) -> ToolResult:
         details["outline_cut"] = outline.cut
     if not entries:
         return ToolResult(content=[text_item(f"{neutralise(name)} has no outline (bookmarks).{cut}")], details=details)
-    lines = [f"{'  ' * (e['level'] - 1)}{neutralise(e['title'], limit=None, quotes=False)} — " + (f"p. {e['page']}" if e["page"] else "(no page)")
+    lines = [f"{'  ' * (e['level'] - 1)}{neutralise(e['title'], limit=None, quotes=False)} — "
+             + (f"p. {e['page']}" if e["page"] else "(no page)")
              for e in entries]
     return ToolResult(
         content=[text_item(f"Outline of {neutralise(name)}: {len(entries)} entries"
-                           + (f" listed of {total} (the rest left out to keep the answer small)." if total > len(entries) else "."
-                              ) + cut), untrusted_text_item("\n".join(lines), name)],
+                           + (f" listed of {total} (the rest left out to keep the answer small)."
+                              if total > len(entries) else ".")
+                           + cut), untrusted_text_item("\n".join(lines), name)],
         details=details,
     )

@@ -95,7 +95,8 @@ def pdf_render_page(args: dict[str, Any]) -> ToolResult:
     with open_pdf(args["path"], args.get("password")) as opened:
         pages = parse_page_spec(args["page"], opened.page_count)
         if len(pages) != 1:
-            raise PdfDeskError(INVALID_PAGE_RANGE, f"pdf_render_page renders one page; {args['page']!r} names {len(pages)}.",
+            raise PdfDeskError(INVALID_PAGE_RANGE,
+                               f"pdf_render_page renders one page; {args['page']!r} names {len(pages)}.",
                                "Call it once per page.")
         number = pages[0]
         rendered = render_png(opened.load_page(number), dpi)

@@ -86,11 +86,12 @@ def _load_builtin_tools() -> tuple[str, ...]:
 
 def _validation_message(error: jsonschema.ValidationError) -> str:
     where = ".".join(str(p) for p in error.absolute_path)
+    message: str = error.message
     if error.validator == "additionalProperties":
-        return error.message.replace("Additional properties are not allowed", "Unknown parameter")
+        return message.replace("Additional properties are not allowed", "Unknown parameter")
     if error.validator == "required":
-        return f"Missing required parameter: {error.message.split(' is a required')[0]}"
-    return f"Parameter {where}: {error.message}" if where else error.message
+        return f"Missing required parameter: {message.split(' is a required')[0]}"
+    return f"Parameter {where}: {message}" if where else message
 
 
 def validate_args(tool: Tool, args: Any) -> dict[str, Any]:
@@ -119,7 +120,7 @@ def unexpected_error(name: str, exc: Exception) -> PdfDeskError:
         log.warning("tool %s: MuPDF failure: %s", name, exc)
         return PdfDeskError(PDF_ERROR, f"MuPDF could not process the document: {mupdf_message(exc)}.",
                             "The file is damaged; try another copy.")
-    log.exception("tool %s failed unexpectedly", name)
+    log.error("tool %s failed unexpectedly", name, exc_info=exc)
     return PdfDeskError(INTERNAL_ERROR, f"{name} failed unexpectedly: {type(exc).__name__}: {mupdf_message(exc)}.",
                         "This is a bug in pdfdesk; please report it with the file if you can.")
 

@@ -3,6 +3,7 @@ text stays within the response budget whatever the count."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pdfdesk.core.fence import neutralise
@@ -86,7 +87,7 @@ def sort_key(item: AnnotationItem) -> tuple[int, float]:
 
 
 def _texts(item: AnnotationItem) -> list[str]:
-    answer = item.get("answer") or {}
+    answer: Mapping[str, object] = item.get("answer") or {}
     return [item["quote"], item["note"], *item["tags"], str(answer.get("question", "")), str(answer.get("text", ""))]
 
 

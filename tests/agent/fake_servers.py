@@ -67,7 +67,7 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = 10  # idle keep-alive connections end on their own
     server: _Server
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output clean
+    def log_message(self, format: str, *args: Any) -> None:  # keeps test output clean
         pass
 
     def handle(self) -> None:
@@ -76,7 +76,7 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             pass  # the client went away (timeout test, cancellation)
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+    def do_POST(self) -> None:
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
@@ -116,7 +116,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
         for name, data in events:
-            frame = (f"event: {name}\n" if name else "") + f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n"
+            payload = data if isinstance(data, str) else json.dumps(data)
+            frame = (f"event: {name}\n" if name else "") + f"data: {payload}\n\n"
             self.wfile.write(frame.encode())
             self.wfile.flush()
             if chunk_delay and stop.wait(chunk_delay):
@@ -226,8 +227,8 @@ class FakeOpenAI(FakeServer):
         return self.origin + "/v1"
 
     def error_body(self, turn: Turn) -> Any:
-        return {"error": {"message": turn.error, "type": "server_error" if turn.status >= 500 else "invalid_request_error",
-                          "code": None}}
+        kind = "server_error" if turn.status >= 500 else "invalid_request_error"
+        return {"error": {"message": turn.error, "type": kind, "code": None}}
 
     def _chunk(self, model: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
         return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1700000000, "model": model,
@@ -241,14 +242,16 @@ class FakeOpenAI(FakeServer):
                 {"index": index, "id": f"call_{len(self.requests)}_{index}", "type": "function",
                  "function": {"name": name, "arguments": ""}}]})))
             for piece in pieces(json.dumps(args), 9):
-                events.append((None, self._chunk(model, {"tool_calls": [{"index": index, "function": {"arguments": piece}}]})))
+                delta = {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
+                events.append((None, self._chunk(model, delta)))
         events.append((None, self._chunk(model, {}, "tool_calls" if turn.tool_calls else "stop")))
         events.append((None, "[DONE]"))
         return events
 
     def complete_body(self, turn: Turn, model: str) -> Any:
         return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 1700000000, "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": turn.text}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": turn.text},
+                             "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
 
 
@@ -256,7 +259,8 @@ class FakeAnthropic(FakeServer):
     """Anthropic messages."""
 
     def error_body(self, turn: Turn) -> Any:
-        kind = "overloaded_error" if turn.status == 529 else "api_error" if turn.status >= 500 else "invalid_request_error"
+        kind = ("overloaded_error" if turn.status == 529
+                else "api_error" if turn.status >= 500 else "invalid_request_error")
         return {"type": "error", "error": {"type": kind, "message": turn.error}}
 
     def stream_events(self, turn: Turn, model: str) -> list[tuple[str | None, Any]]:

@@ -23,11 +23,16 @@ TEST_KEYS = {"openai": "sk-test-openai-0123456789", "anthropic": "sk-ant-test-01
 
 # One topic per page, so a question has exactly one right page.
 REPORT_PAGES = [
-    ("Executive summary", "This annual report reviews the harbour authority's operations, finances and the dredging programme."),
-    ("Dredging programme", "The dredging programme removed 1.2 million cubic metres of silt from the north channel in spring."),
-    ("Payment terms", "Invoices from contractors are payable within forty-five days; late payment accrues interest at four percent."),
-    ("Environmental monitoring", "Seagrass meadows near the estuary were surveyed monthly; turbidity stayed below the permitted threshold."),
-    ("Termination clause", "Either party may terminate the maintenance agreement with ninety days written notice to the other party."),
+    ("Executive summary",
+     "This annual report reviews the harbour authority's operations, finances and the dredging programme."),
+    ("Dredging programme",
+     "The dredging programme removed 1.2 million cubic metres of silt from the north channel in spring."),
+    ("Payment terms",
+     "Invoices from contractors are payable within forty-five days; late payment accrues interest at four percent."),
+    ("Environmental monitoring",
+     "Seagrass meadows near the estuary were surveyed monthly; turbidity stayed below the permitted threshold."),
+    ("Termination clause",
+     "Either party may terminate the maintenance agreement with ninety days written notice to the other party."),
     ("Outlook", "Next year the authority plans to electrify the container cranes and expand the ferry terminal."),
 ]
 
@@ -56,7 +61,7 @@ class MemoryKeyring(keyring.backend.KeyringBackend):
 
 
 @pytest.fixture(autouse=True)
-def isolated_keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
+def isolated_keys(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
     """No API key from the developer's environment or keyring leaks into a test, no host but
     127.0.0.1 is reached, and retries are quick."""
     for name in KEY_VARS:
@@ -73,7 +78,7 @@ def isolated_keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
     monkeypatch.setattr(socket, "getaddrinfo", local_only)
     monkeypatch.setattr(Provider, "retry_base_s", 0.01)
     monkeypatch.setattr(Provider, "retry_cap_s", 0.05)
-    yield memory
+    return memory
 
 
 def set_keys(monkeypatch: pytest.MonkeyPatch, *providers: str) -> None:

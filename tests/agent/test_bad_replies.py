@@ -22,8 +22,9 @@ from tests.agent.test_ask_cli import run_ask, write_config
 from tests.models.test_providers import KINDS, KEY, complete, provider, stream_all
 
 pytestmark = pytest.mark.network
-NGINX = b"<html>\r\n<head><title>Welcome to nginx!</title></head>\r\n<body>\r\n<h1>Welcome to nginx!</h1>" + b" " * 50 + \
-    b"<p>If you see this page, the web server is successfully installed.</p>" * 60 + b"</body></html>"  # > 4 KB
+NGINX = (b"<html>\r\n<head><title>Welcome to nginx!</title></head>\r\n<body>\r\n<h1>Welcome to nginx!</h1>"
+         + b" " * 50 + b"<p>If you see this page, the web server is successfully installed.</p>" * 60
+         + b"</body></html>")  # > 4 KB
 
 
 def request() -> ChatRequest:
@@ -63,7 +64,8 @@ def test_an_html_page_with_status_200(kind, streaming):
 def test_an_event_stream_where_json_was_expected(kind):
     body = server_of(kind).sse_bytes(Turn(text="streamed anyway"))
     error, _ = fails(kind, Turn.reply(body, "text/event-stream"), streaming=False)
-    assert error.describe().startswith("HTTP 200: the server answered text/event-stream where JSON was expected; it begins")
+    assert error.describe().startswith(
+        "HTTP 200: the server answered text/event-stream where JSON was expected; it begins")
     assert "data: " in error.describe()
 
 
@@ -119,14 +121,15 @@ def test_an_event_that_is_not_json(kind):
     good = server_of(kind).sse_bytes(Turn(text="fine so far"), keep=1)
     name = b"event: content_block_delta\n" if kind == "anthropic" else b""
     error, _ = fails(kind, Turn.reply(good + name + b"data: {\"truncated\n\n", "text/event-stream"), streaming=True)
-    assert error.describe().startswith("HTTP 200: the server sent an event stream (text/event-stream) that cannot be read")
+    assert error.describe().startswith(
+        "HTTP 200: the server sent an event stream (text/event-stream) that cannot be read")
     assert error.kind == BAD_REPLY
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_a_proxy_error_page_is_shown_short(kind):
-    error, _ = fails(kind, Turn.reply(b"<html><body><h1>502 Bad Gateway</h1>" + b"<p>upstream</p>" * 300 + b"</body></html>",
-                                      "text/html", status=502), streaming=False, retries=0)
+    page = b"<html><body><h1>502 Bad Gateway</h1>" + b"<p>upstream</p>" * 300 + b"</body></html>"
+    error, _ = fails(kind, Turn.reply(page, "text/html", status=502), streaming=False, retries=0)
     text = error.describe()
     assert text.startswith("HTTP 502: the server answered text/html; it begins '<html><body><h1>502 Bad Gateway</h1>")
     assert len(text) < 250 and error.retryable  # a gateway error is worth another try

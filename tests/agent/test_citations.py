@@ -17,13 +17,13 @@ def expected(cited) -> list[tuple[str, int]]:
     return [(NAMES[name] if name else REPORT, page) for name, first, last in cited for page in range(first, last + 1)]
 
 
-@pytest.mark.parametrize("text, cited", EXAMPLES)
+@pytest.mark.parametrize(("text", "cited"), EXAMPLES)
 def test_the_tracker_cites_the_table(text, cited):
     tracker = CitationTracker(attached(cited))
     assert [(c.document, c.page) for c in tracker.feed(text)] == expected(cited)
 
 
-@pytest.mark.parametrize("text, cited", EXAMPLES)
+@pytest.mark.parametrize(("text", "cited"), EXAMPLES)
 def test_streaming_character_by_character_cites_the_same(text, cited):
     tracker = CitationTracker(attached(cited))
     found = [c for char in text for c in tracker.feed(char)]

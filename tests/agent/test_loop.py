@@ -34,8 +34,8 @@ def script_conversation(server: FakeServer, pdf: Path) -> None:
     server.script(
         Turn(text="Let me look that up.", tool_calls=[("pdf_search", {"path": str(pdf), "query": "payment"})]),
         Turn(tool_calls=[("pdf_render_page", {"path": "report.pdf", "page": 3, "dpi": 72})]),
-        Turn(text="Invoices are payable within forty-five days [p. 3]; late payment accrues interest [report.pdf p. 3]. "
-                  "The outlook is on [p. 6]. Page 99 does not exist [p. 99]."),
+        Turn(text="Invoices are payable within forty-five days [p. 3]; late payment accrues interest "
+                  "[report.pdf p. 3]. The outlook is on [p. 6]. Page 99 does not exist [p. 99]."),
     )
 
 
@@ -93,7 +93,8 @@ def test_multi_turn_search_render_and_cited_answer(provider, request, report_pdf
 def _assert_tools_offered(provider: str, body: dict[str, Any]) -> None:
     if provider == "google":
         names = [d["name"] for d in body["tools"][0]["functionDeclarations"]]
-        assert all("additionalProperties" not in json.dumps(d["parameters"]) for d in body["tools"][0]["functionDeclarations"])
+        declarations = body["tools"][0]["functionDeclarations"]
+        assert all("additionalProperties" not in json.dumps(d["parameters"]) for d in declarations)
     elif provider == "anthropic":
         names = [t["name"] for t in body["tools"]]
     else:
@@ -181,7 +182,8 @@ def test_only_attached_documents_and_read_tools(openai_server, report_pdf, tmp_p
 
 
 def test_bad_tool_arguments_become_a_tool_error(openai_server, report_pdf, monkeypatch):
-    openai_server.script(Turn(tool_calls=[("pdf_extract_text", {"path": str(report_pdf), "pages": "0"})]), Turn(text="sorry"))
+    openai_server.script(Turn(tool_calls=[("pdf_extract_text", {"path": str(report_pdf), "pages": "0"})]),
+                         Turn(text="sorry"))
     session = session_for("openai", openai_server, report_pdf, monkeypatch)
     events = run(session, "q")
     finished = next(e for e in events if isinstance(e, ToolCallFinished))
@@ -228,7 +230,7 @@ def test_cancelling_the_task_ends_with_done_cancelled(openai_server, report_pdf,
 
     async def consume() -> None:
         async for event in session.send("tell me everything"):
-            seen.append(event)
+            seen.append(event)  # noqa: PERF401 - one by one: what came before the cancel is kept
 
     async def main() -> bool:
         task = asyncio.ensure_future(consume())

@@ -81,7 +81,8 @@ def test_summarize(report_pdf):
     assert "Sections: “Executive summary” [p. 1]; “Dredging programme” [p. 2]" in done.text
     assert "Key sentences:" in done.text and "annual report · page" not in done.text  # running footer dropped
     assert set(cited_pages(done)) == {1, 2, 3, 4, 5, 6}
-    assert [e.name for e in events if isinstance(e, ToolCallFinished)] == ["pdf_info", "pdf_outline", "pdf_extract_text"]
+    finished = [e.name for e in events if isinstance(e, ToolCallFinished)]
+    assert finished == ["pdf_info", "pdf_outline", "pdf_extract_text"]
 
 
 def test_several_documents_cite_with_file_names(report_pdf, tmp_path):

@@ -8,13 +8,13 @@ from pdfdesk.core.citations import expand, find_citations, parse_bracket
 from tests.citation_examples import EXAMPLES
 
 
-@pytest.mark.parametrize("text, cited", EXAMPLES)
+@pytest.mark.parametrize(("text", "cited"), EXAMPLES)
 def test_the_parser_reads_the_table(text, cited):
     found = [(c.file.lower() if c.file else None, c.first, c.last) for m in find_citations(text) for c in m.pages]
     assert found == cited
 
 
-@pytest.mark.parametrize("text, cited", [row for row in EXAMPLES if row[1]])
+@pytest.mark.parametrize(("text", "cited"), [row for row in EXAMPLES if row[1]])
 def test_positions_point_at_the_bracket_and_its_numbers(text, cited):
     for mark in find_citations(text):
         assert text[mark.start] == "[" and text[mark.end - 1] == "]"

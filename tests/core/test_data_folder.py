@@ -65,8 +65,8 @@ def test_a_disk_with_almost_no_space_left_counts_as_full(pdfdesk_home, monkeypat
 def test_storage_error_names_the_folder_and_the_cause(tmp_path):
     error = paths.storage_error(tmp_path, "the disk is full", "build search indices")
     assert error.code == PERMISSION_DENIED
-    assert error.message == f"pdfdesk cannot build search indices: its data folder {tmp_path} cannot be written " \
-                            "(the disk is full)."
+    assert error.message == (f"pdfdesk cannot build search indices: its data folder {tmp_path} cannot be written "
+                             "(the disk is full).")
     assert "PDFDESK_HOME" in error.hint
     assert error.to_details()["folder"] == str(tmp_path)
 

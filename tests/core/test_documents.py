@@ -177,7 +177,6 @@ def test_damage_after_a_header_stays_pdf_error(tmp_path):
 
 
 def test_damaged_page_inside_a_document_is_pdf_error(text_pdf):
-    with open_pdf(str(text_pdf)) as opened:
-        with pytest.raises(PdfDeskError) as err:
-            opened.load_page(99)
+    with open_pdf(str(text_pdf)) as opened, pytest.raises(PdfDeskError) as err:
+        opened.load_page(99)
     assert err.value.code == PDF_ERROR and "Page 99" in err.value.message

@@ -61,7 +61,7 @@ def test_ordinary_pages_pass(content):
     assert not gate_of(content).any
 
 
-@pytest.mark.parametrize("content, spans, fills, off_page", [
+@pytest.mark.parametrize(("content", "spans", "fills", "off_page"), [
     (b"BT /F1 12 Tf 3 Tr 72 700 Td (x) Tj ET", True, False, False),
     (b"BT /F1 12 Tf 7 Tr (x) Tj ET", True, False, False),
     (b"BT /F1 12 Tf 3<00>Tr (x) Tj ET", True, False, False),   # a string between operand and operator

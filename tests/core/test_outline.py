@@ -24,7 +24,8 @@ def deep_outline(path: Path, depth: int) -> Path:
     for level in range(depth):
         number = 7 + level
         child = b" /First %d 0 R" % (number + 1) if level < depth - 1 else b""
-        more.append(b"<</Title (Level %d) /Parent %d 0 R%s /Dest [3 0 R /XYZ 0 700 0]>>" % (level + 1, number - 1, child))
+        more.append(b"<</Title (Level %d) /Parent %d 0 R%s /Dest [3 0 R /XYZ 0 700 0]>>"
+                    % (level + 1, number - 1, child))
     path.write_bytes(one_page(catalog_extra=b"/Outlines 6 0 R", more=more))
     return path
 
@@ -59,7 +60,7 @@ def destinations_pdf(path: Path) -> Path:
         ("A", f"<</S /GoTo /D [{pages[0]} 0 R /XYZ 0 null 0]>>"),
         ("Dest", f"[{pages[2]} 0 R /XYZ 100 300 0]"),      # rotated page: through its transform
     ]
-    for xref, (key, value) in zip(doc.get_outline_xrefs(), ways):
+    for xref, (key, value) in zip(doc.get_outline_xrefs(), ways, strict=False):
         doc.xref_set_key(xref, "A", "null")
         doc.xref_set_key(xref, key, value)
     catalog = doc.pdf_catalog()
@@ -78,7 +79,7 @@ def test_ordinary_outline_reads_as_get_toc_did(outline_pdf):
     outline = read_outline(doc)
     toc = doc.get_toc(simple=False)
     assert outline.cut is None and outline.total == len(toc) == 8
-    for entry, (level, title, page, dest) in zip(outline.entries, toc):
+    for entry, (level, title, page, dest) in zip(outline.entries, toc, strict=False):
         assert (entry.level, entry.title, entry.page) == (level, title, page)
         assert entry.y is not None and math.isclose(entry.y, dest["to"].y, abs_tol=0.01)
 
@@ -148,7 +149,8 @@ def test_a_deep_name_tree_does_not_recurse(tmp_path):
     assert "named-destination tree" in outline.cut
 
 
-@pytest.mark.parametrize("make, cut", [(lambda p: deep_outline(p, 100_000), "levels deep"), (cyclic_outline, "loop")])
+@pytest.mark.parametrize(("make", "cut"), [(lambda p: deep_outline(p, 100_000), "levels deep"),
+                                          (cyclic_outline, "loop")])
 def test_the_cli_lists_hostile_outlines_without_crashing(tmp_path, make, cut):
     path = make(tmp_path / "hostile.pdf")
     started = time.monotonic()

@@ -62,7 +62,7 @@ def test_forms_that_draw_themselves_are_followed_once(tmp_path):
     assert all(form.draws >= 1 for form in found.forms)
 
 
-@pytest.mark.parametrize("depth, fanout, reason", [
+@pytest.mark.parametrize(("depth", "fanout", "reason"), [
     (12, 10, "forms it draws, counted each time"),       # 10^11 drawings from a 3 KB file
     (MAX_FORM_DEPTH + 5, 1, "nests forms"),
 ])
@@ -79,7 +79,7 @@ def test_a_form_tree_within_the_limits_is_allowed(tmp_path):
     check_page(pymupdf.open(form_tree_pdf(tmp_path / "tree.pdf", MAX_FORM_DEPTH - 4, 1))[0])
 
 
-@pytest.mark.parametrize("unit, where", [(b" ", "content"), (b"q Q ", "content"), (b"q Q ", "form")])
+@pytest.mark.parametrize(("unit", "where"), [(b" ", "content"), (b"q Q ", "content"), (b"q Q ", "form")])
 def test_a_bomb_is_read_no_further_than_the_limit(tmp_path, unit, where):
     doc = pymupdf.open(bomb_pdf(tmp_path / "bomb.pdf", unit, 4096, where=where))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -102,7 +102,7 @@ def test_a_verdict_is_remembered(tmp_path, monkeypatch):
     assert 0 < len(reads) <= 13  # one walk: the page's content and each form once
 
 
-@pytest.mark.parametrize("data, at_least", [
+@pytest.mark.parametrize(("data", "at_least"), [
     (b"BT (Hello) Tj ET", 7),
     (b"BT (a \\) b) Tj ET", 8),                      # an escaped parenthesis stays inside
     (b"BT (f(x) = 1) Tj ET", 10),                    # balanced parentheses nest

@@ -93,7 +93,8 @@ def test_a_store_that_cannot_be_written_reports_false():
 def test_two_processes_writing_at_once_leave_a_valid_store(tmp_path):
     script = ("import sys\nfrom pdfdesk.core.positions import DocumentPosition, Remembered, remember\n"
               "for n in range(60):\n"
-              "    remember([Remembered(f'/{sys.argv[1]}{n}.pdf', f'{sys.argv[1]}{n}', DocumentPosition(n + 1, 1.0, 'custom'))])\n")
+              "    remember([Remembered(f'/{sys.argv[1]}{n}.pdf', f'{sys.argv[1]}{n}',\n"
+              "                         DocumentPosition(n + 1, 1.0, 'custom'))])\n")
     procs = [subprocess.Popen([sys.executable, "-c", script, name], env=dict(os.environ)) for name in ("a", "b")]
     assert [p.wait(120) for p in procs] == [0, 0]
     documents = json.loads(store_file().read_text())["documents"]  # whole, parseable JSON

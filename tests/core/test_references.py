@@ -115,7 +115,7 @@ def test_workspace_policy(text_pdf: Path, tmp_path: Path):
     assert code_of(str(inside), Config(workspace_only=True)) == OUTSIDE_WORKSPACE
 
 
-@pytest.mark.parametrize("reference, name", [
+@pytest.mark.parametrize(("reference", "name"), [
     ("file:///tmp/a%20b.pdf", "a b.pdf"),
     ("file://localhost/tmp/r%C3%A9sum%C3%A9.pdf", "résumé.pdf"),
     ("https://example.org/docs/annual%20report.pdf?download=1#page=2", "annual report.pdf"),

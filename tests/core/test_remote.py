@@ -34,7 +34,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_GET(self):  # noqa: N802 (http.server's naming)
+    def do_GET(self):
         route = self.path.split("?")[0]
         if route == "/doc.pdf":
             self._send(200, self.pdf)

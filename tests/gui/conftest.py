@@ -18,10 +18,10 @@ import shiboken6
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Signal  # noqa: E402
-from PySide6.QtWidgets import QWidget  # noqa: E402
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QWidget
 
-from pdfdesk.gui import workers  # noqa: E402
+from pdfdesk.gui import workers
 
 
 class StandInView(QWidget):

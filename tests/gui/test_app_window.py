@@ -225,8 +225,8 @@ def test_library_search_in_the_default_mode_puts_the_page_holding_every_word_fir
     paths = []
     for name, pages in (("aaa-minutes.pdf", [filler + "The boiler warranty came up once.",
                                              filler + "A boiler, and later its warranty."]),
-                        ("zzz-claims.pdf", [filler, "Boiler warranty claim: the boiler warranty covers the boiler "
-                                                    "for ten years, and the warranty claim was filed."])):
+                        ("zzz-claims.pdf", [filler, ("Boiler warranty claim: the boiler warranty covers the boiler "
+                                                     "for ten years, and the warranty claim was filed.")])):
         doc = pymupdf.open()
         for text in pages:
             doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 700), text, fontsize=11)

@@ -38,7 +38,8 @@ def clipped(root: QWidget) -> list[str]:
             needed = QFontMetrics(label.font()).boundingRect(
                 QRect(0, 0, box.width(), BIG), int(Qt.TextFlag.TextWordWrap | label.alignment()), text)
             if needed.height() > box.height() or label.heightForWidth(label.width()) > label.height():
-                problems.append(f"{label.objectName() or text[:40]!r}: wraps to {needed.height()} px in {box.height()} px")
+                problems.append(f"{label.objectName() or text[:40]!r}: wraps to {needed.height()} px "
+                                f"in {box.height()} px")
         elif label.sizeHint().width() > label.width():
             problems.append(f"{text[:40]!r}: {label.sizeHint().width()} px wide in {label.width()} px")
     for box in root.findChildren(QTextEdit) + root.findChildren(QPlainTextEdit):
@@ -48,7 +49,8 @@ def clipped(root: QWidget) -> list[str]:
         inner = box.viewport().width() - 2 * int(box.document().documentMargin())
         metrics = QFontMetrics(box.font())
         if isinstance(box, QTextEdit) and metrics.horizontalAdvance(hint) > inner:  # Qt draws it on one line
-            problems.append(f"placeholder {hint[:40]!r}: {metrics.horizontalAdvance(hint)} px on one line in {inner} px")
+            problems.append(f"placeholder {hint[:40]!r}: {metrics.horizontalAdvance(hint)} px on one line "
+                            f"in {inner} px")
         wrapped = metrics.boundingRect(QRect(0, 0, inner, BIG), int(Qt.TextFlag.TextWordWrap), hint)
         if wrapped.height() > box.viewport().height():
             problems.append(f"placeholder {hint[:40]!r}: {wrapped.height()} px high in {box.viewport().height()} px")

@@ -32,7 +32,7 @@ def links(browser) -> list[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("text, cited", EXAMPLES)
+@pytest.mark.parametrize(("text", "cited"), EXAMPLES)
 def test_the_pane_links_the_table(qtbot, text, cited):
     pane = ChatPane(session_factory=_idle_session)
     qtbot.addWidget(pane)

@@ -60,13 +60,13 @@ def _firsts(cited) -> list[tuple[str, int]]:
     return [(NAMES[name] if name else REPORT, first) for name, first, _last in cited]
 
 
-@pytest.mark.parametrize("text, cited", QUOTED)
+@pytest.mark.parametrize(("text", "cited"), QUOTED)
 def test_the_parser_skips_quoted_material(text, cited):
     found = [(p.file.lower() if p.file else None, p.first, p.last) for m in find_citations(text) for p in m.pages]
     assert found == cited
 
 
-@pytest.mark.parametrize("text, cited", QUOTED)
+@pytest.mark.parametrize(("text", "cited"), QUOTED)
 def test_the_tracker_records_only_the_answers_citations(text, cited):
     whole = CitationTracker(attached(cited))
     streamed = CitationTracker(attached(cited))
@@ -74,7 +74,7 @@ def test_the_tracker_records_only_the_answers_citations(text, cited):
     assert [(c.document, c.page) for ch in text for c in streamed.feed(ch)] == expected(cited)
 
 
-@pytest.mark.parametrize("text, cited", QUOTED + EXAMPLES)
+@pytest.mark.parametrize(("text", "cited"), QUOTED + EXAMPLES)
 def test_the_pane_links_only_the_answers_citations(qtbot, text, cited):
     assert _pane_links(qtbot, text, attached(cited)) == _firsts(cited)
 

@@ -8,7 +8,7 @@ from pdfdesk.gui.document_tab import DocumentTab
 from tests.gui.conftest import StandInView
 
 
-@pytest.mark.parametrize("reference, title", [
+@pytest.mark.parametrize(("reference", "title"), [
     ("file:///tmp/a%20b.pdf", "a b.pdf"),
     ("https://example.org/r%C3%A9sum%C3%A9.pdf?x=1", "résumé.pdf"),
     ("/tmp/plain.pdf", "plain.pdf"),

@@ -20,7 +20,8 @@ def test_indexing_progress_is_shown_and_search_works_meanwhile(qtbot, make_windo
     qtbot.waitUntil(lambda: panel.progress.isVisible() and window.index_progress.isVisible(), timeout=WAIT_MS)
     assert panel.progress_caption.text().startswith("Indexing long-1500.pdf") and panel.progress_caption.isVisible()
     assert "/ 1,500" in panel.progress.text() or panel.progress.text().endswith("%")
-    assert panel.progress.toolTip().startswith("Indexing long-1500.pdf:") and "of 1,500 pages" in panel.progress.toolTip()
+    tip = panel.progress.toolTip()
+    assert tip.startswith("Indexing long-1500.pdf:") and "of 1,500 pages" in tip
     assert panel.progress.maximum() == 1500
     assert bar_text_fits(panel.progress)  # the dock is narrow as the window first opens
     # so is the status bar's: it shows what fits, and the whole sentence in its tooltip

@@ -92,7 +92,7 @@ def test_a_key_from_the_environment_is_reported(qtbot, keyring_only, monkeypatch
     assert dialog.key_status["openai"].text() == "set by OPENAI_API_KEY"
 
 
-@pytest.mark.parametrize("model, message", [
+@pytest.mark.parametrize(("model", "message"), [
     ("gpt-4", "models.agent must be"),
     ("nosuchprovider/model", "unknown provider 'nosuchprovider'"),
 ])

@@ -78,7 +78,7 @@ def test_dump_round_trips_through_tomllib():
 def test_save_validates_before_writing():
     path = config_path()
     path.write_text("[limits]\nmaxFileMb = 5\n")
-    with pytest.raises(ConfigError, match="limits.maxFileMb"):
+    with pytest.raises(ConfigError, match=r"limits\.maxFileMb"):
         config_file.save({"limits": {"maxFileMb": -1}})
     assert path.read_text() == "[limits]\nmaxFileMb = 5\n"
     config = config_file.save({"limits": {"maxFileMb": 7}})

@@ -8,16 +8,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pymupdf  # noqa: E402
-import pytest  # noqa: E402
-from PySide6.QtCore import QPoint, QPointF, Qt  # noqa: E402
-from PySide6.QtGui import QGuiApplication, QImage, QWheelEvent  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+import pymupdf
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QGuiApplication, QImage, QWheelEvent
+from PySide6.QtWidgets import QApplication
 
-from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel, painter, threads  # noqa: E402
-from pdfdesk.gui.viewer import tiles as tiles_mod  # noqa: E402
-from pdfdesk.gui.viewer.selection import SelectionEnd  # noqa: E402
-from pdfdesk.gui.viewer.render_policy import MAX_PREFETCH_TILES  # noqa: E402
+from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel, painter, threads
+from pdfdesk.gui.viewer import tiles as tiles_mod
+from pdfdesk.gui.viewer.selection import SelectionEnd
+from pdfdesk.gui.viewer.render_policy import MAX_PREFETCH_TILES
 
 WAIT_MS = 10_000
 
@@ -95,7 +95,7 @@ def test_open_paints_the_first_page(qtbot, view, text_pdf):
 def test_image_device_pixel_ratio_and_scale(qtbot, view, text_pdf):
     open_and_wait(qtbot, view, text_pdf)
     wait_rendered(qtbot, view, [1])
-    key = next(k for k in view._tiles.keys() if k.page == 0)
+    key = next(k for k in view._tiles.keys() if k.page == 0)  # noqa: SIM118 - the cache has keys(), no iteration
     image = view._tiles.get(key)
     dpr = view.viewport().devicePixelRatioF()
     assert image.devicePixelRatio() == pytest.approx(dpr)
@@ -203,7 +203,7 @@ def test_large_zoom_renders_tiles_not_a_giant_image(qtbot, view, text_pdf):
     assert tiles_mod.is_tiled(view.page_size(1), view.render_scale())
     wait_rendered(qtbot, view)
     current = tiles_mod.scale_key(view.render_scale())
-    images = [view._tiles.get(k) for k in view._tiles.keys() if k.scale == current]
+    images = [view._tiles.get(k) for k in view._tiles.keys() if k.scale == current]  # noqa: SIM118 - likewise
     assert len(images) >= 2
     assert all(i.width() <= tiles_mod.TILE_PIXELS + 1 and i.height() <= tiles_mod.TILE_PIXELS + 1 for i in images)
     cols, rows = tiles_mod.grid(view.page_size(1), view.render_scale())
@@ -416,7 +416,7 @@ def test_encrypted_asks_for_a_password_then_opens(qtbot, view, aes_pdf):
     assert view.password == "user-secret"
 
 
-@pytest.mark.parametrize("fixture, code", [("garbled_pdf", "pdf_error"), ("not_pdf", "not_a_pdf"),
+@pytest.mark.parametrize(("fixture", "code"), [("garbled_pdf", "pdf_error"), ("not_pdf", "not_a_pdf"),
                                            ("empty_pdf", "empty_file")])
 def test_damaged_file_fails_in_place_and_the_view_lives_on(qtbot, view, request, text_pdf, fixture, code):
     with qtbot.waitSignal(view.openFailed, timeout=WAIT_MS) as failed:
@@ -520,7 +520,7 @@ def test_thumbnail_panel_follows_and_drives_the_view(qtbot, view, outline_pdf):
     assert panel.model().rowCount() == 0
 
 
-@pytest.mark.parametrize("reference, code", [("http://127.0.0.1:9/report.pdf", "blocked_address"),
+@pytest.mark.parametrize(("reference", "code"), [("http://127.0.0.1:9/report.pdf", "blocked_address"),
                                              ("ftp://example.org/report.pdf", "unsupported_pdf_reference")])
 def test_refused_references_fail_with_the_tools_codes(qtbot, view, reference, code):
     with qtbot.waitSignal(view.openFailed, timeout=WAIT_MS) as failed:
@@ -548,7 +548,8 @@ while not (view.page_count and view.page_fully_rendered(1)) and __import__("time
     app.processEvents()
 key = next(k for k in view._tiles.keys() if k.page == 0)
 image = view._tiles.get(key)
-print(view.viewport().devicePixelRatioF(), image.devicePixelRatio(), image.width(), view.page_rect_in_viewport(1).width())
+print(view.viewport().devicePixelRatioF(), image.devicePixelRatio(), image.width(),
+      view.page_rect_in_viewport(1).width())
 view.close_document()
 shutdown()
 """

@@ -9,17 +9,17 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pymupdf  # noqa: E402
-import pytest  # noqa: E402
-from PySide6.QtCore import QEvent, QObject, QPoint, QRectF, Qt  # noqa: E402
-from PySide6.QtGui import QColor, QImage  # noqa: E402
+import pymupdf
+import pytest
+from PySide6.QtCore import QEvent, QObject, QPoint, QRectF, Qt
+from PySide6.QtGui import QColor, QImage
 
-from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel  # noqa: E402
-from pdfdesk.gui.viewer.annotation_geometry import marker_box  # noqa: E402
-from pdfdesk.gui.viewer.selection import SelectionEnd  # noqa: E402
-from pdfdesk.review.records import PALETTE  # noqa: E402
-from tests.gui import test_viewer as viewer_tests  # noqa: E402
-from tests.gui.test_viewer import WAIT_MS, grab, wait_rendered, word_rect  # noqa: E402
+from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel
+from pdfdesk.gui.viewer.annotation_geometry import marker_box
+from pdfdesk.gui.viewer.selection import SelectionEnd
+from pdfdesk.review.records import PALETTE
+from tests.gui import test_viewer as viewer_tests
+from tests.gui.test_viewer import WAIT_MS, grab, wait_rendered, word_rect
 
 view = viewer_tests.view  # the same view fixture: shown 800 x 600, its worker joined afterwards
 YELLOW = (0xFF, 0xD5, 0x4F)
@@ -37,7 +37,7 @@ def rgb(image: QImage, point) -> tuple[int, int, int]:
 
 
 def near(colour, expected, tolerance: int = 6) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected))
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected, strict=False))
 
 
 def count_near(image: QImage, rect: QRectF, expected, step: int = 2) -> int:

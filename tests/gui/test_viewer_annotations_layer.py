@@ -7,13 +7,13 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pymupdf  # noqa: E402
-import pytest  # noqa: E402
+import pymupdf
+import pytest
 
-from pdfdesk.gui.viewer.annotation_geometry import annotation_at, item_rects, marker_box  # noqa: E402
-from pdfdesk.gui.viewer.annotation_layer import AnnotationLayer  # noqa: E402
-from pdfdesk.gui.viewer.render_jobs import PageGeometry  # noqa: E402
-from tests.gui.test_viewer_model import opened_state  # noqa: E402
+from pdfdesk.gui.viewer.annotation_geometry import annotation_at, item_rects, marker_box
+from pdfdesk.gui.viewer.annotation_layer import AnnotationLayer
+from pdfdesk.gui.viewer.render_jobs import PageGeometry
+from tests.gui.test_viewer_model import opened_state
 
 
 def ann(id: str, page: int, rects=((10, 10, 50, 20),), **extra) -> dict:

@@ -7,16 +7,16 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtWidgets import QMenu  # noqa: E402
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMenu
 
-from pdfdesk.gui.viewer import render_policy, tiles  # noqa: E402
-from pdfdesk.gui.viewer.history import Position  # noqa: E402
-from pdfdesk.gui.viewer.layout import PageLayout  # noqa: E402
-from pdfdesk.gui.viewer.opening import OpenedDocument  # noqa: E402
-from pdfdesk.gui.viewer.render_jobs import PageGeometry  # noqa: E402
-from pdfdesk.gui.viewer.state import DocumentState  # noqa: E402
-from pdfdesk.gui.viewer.zoom import MAX_ZOOM, ZOOM_STEPS, parse_zoom, zoom_choices  # noqa: E402
+from pdfdesk.gui.viewer import render_policy, tiles
+from pdfdesk.gui.viewer.history import Position
+from pdfdesk.gui.viewer.layout import PageLayout
+from pdfdesk.gui.viewer.opening import OpenedDocument
+from pdfdesk.gui.viewer.render_jobs import PageGeometry
+from pdfdesk.gui.viewer.state import DocumentState
+from pdfdesk.gui.viewer.zoom import MAX_ZOOM, ZOOM_STEPS, parse_zoom, zoom_choices
 
 WAIT_MS = 10_000
 

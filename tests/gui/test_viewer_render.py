@@ -8,14 +8,14 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pymupdf  # noqa: E402
-import pytest  # noqa: E402
-from PySide6.QtGui import QImage  # noqa: E402
+import pymupdf
+import pytest
+from PySide6.QtGui import QImage
 
-from pdfdesk.core.documents import open_pdf  # noqa: E402
-from pdfdesk.core.render import render_pixmap  # noqa: E402
-from pdfdesk.gui.viewer import render_process, threads  # noqa: E402
-from pdfdesk.gui.viewer.render_process import HELPER, RenderFailed  # noqa: E402
+from pdfdesk.core.documents import open_pdf
+from pdfdesk.core.render import render_pixmap
+from pdfdesk.gui.viewer import render_process, threads
+from pdfdesk.gui.viewer.render_process import HELPER, RenderFailed
 
 WAIT_MS = 15_000
 

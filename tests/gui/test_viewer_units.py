@@ -119,7 +119,7 @@ def test_tiles_compose_into_the_whole_page(text_pdf):
         width, height = tiles.page_pixels(size, scale)
         assert abs(whole.width - width) <= 1 and abs(whole.height - height) <= 1
         inked = 0
-        for tile in tiles.tiles_in(0, size, scale, (0, 0) + size):
+        for tile in tiles.tiles_in(0, size, scale, (0, 0, *size)):
             part = render_pixmap(page, tile.scale, clip=pymupdf.Rect(tile.clip))
             x0, y0, x1, y1 = tile.px
             assert abs(part.width - (x1 - x0)) <= 1 and abs(part.height - (y1 - y0)) <= 1
@@ -127,7 +127,7 @@ def test_tiles_compose_into_the_whole_page(text_pdf):
                 for y in range(2, min(part.height, whole.height - y0) - 2, 41):
                     expected = whole.pixel(x0 + x, y0 + y)
                     got = part.pixel(x, y)
-                    assert max(abs(a - b) for a, b in zip(got, expected)) <= 60, (tile.key, x, y)
+                    assert max(abs(a - b) for a, b in zip(got, expected, strict=False)) <= 60, (tile.key, x, y)
                     inked += min(expected) < 128
         assert inked > 10, "the comparison covered text, not only white paper"
 

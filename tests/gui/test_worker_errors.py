@@ -12,7 +12,7 @@ from pdfdesk.gui.workers import error_details
 def _raised(func):
     try:
         func()
-    except BaseException as exc:  # noqa: BLE001 - the exception is what the test looks at
+    except BaseException as exc:  # the exception is what the test looks at
         return exc
     raise AssertionError("did not raise")
 
@@ -29,7 +29,7 @@ def test_pdfdesk_failures_are_internal_errors_naming_the_cause(func, cause):
 
 
 def test_os_errors_name_their_class_and_hint_at_the_file_system(tmp_path):
-    details = error_details(_raised(lambda: open(tmp_path / "missing.txt")))
+    details = error_details(_raised(lambda: (tmp_path / "missing.txt").read_bytes()))
     assert details["error"] == INTERNAL_ERROR and details["message"].startswith("FileNotFoundError: ")
     assert "file or folder" in details["hint"]
 

@@ -133,8 +133,8 @@ def broken_xrefs() -> Iterator[tuple[str, bytes]]:
                                            b"<</Type /XRef /Size 4 /W [1 4 2] /Length 20>>\nstream\n" + b"\xff" * 20
                                            + b"\nendstream"])
     yield "xref-stream-huge-w", assemble([b"<</Type /Catalog /Pages 2 0 R>>", b"<</Type /Pages /Kids [] /Count 0>>",
-                                          b"<</Type /XRef /Size 2147483647 /W [9 99 99] /Index [0 2147483647] "
-                                          b"/Length 4>>\nstream\nABCD\nendstream"])
+                                          (b"<</Type /XRef /Size 2147483647 /W [9 99 99] /Index [0 2147483647] "
+                                           b"/Length 4>>\nstream\nABCD\nendstream")])
     yield "no-objects-at-all", b"%PDF-1.7\n%%EOF\n"
     yield "only-junk-after-header", b"%PDF-1.7\n" + bytes(random.Random(3).randrange(256) for _ in range(5000))
 
@@ -273,9 +273,9 @@ def bad_fonts() -> Iterator[tuple[str, bytes]]:
     yield "font-type3-proc-loop", assemble([
         b"<</Type /Catalog /Pages 2 0 R>>", b"<</Type /Pages /Kids [3 0 R] /Count 1>>",
         b"<</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources <</Font <</F1 4 0 R>>>> /Contents 5 0 R>>",
-        b"<</Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] "
-        b"/CharProcs <</a 6 0 R>> /Encoding <</Differences [65 /a]>> /FirstChar 65 /LastChar 65 /Widths [1000] "
-        b"/Resources <</Font <</F1 4 0 R>>>>>>",
+        (b"<</Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] "
+         b"/CharProcs <</a 6 0 R>> /Encoding <</Differences [65 /a]>> /FirstChar 65 /LastChar 65 /Widths [1000] "
+         b"/Resources <</Font <</F1 4 0 R>>>>>>"),
         stream(b"BT /F1 12 Tf (AAAA) Tj ET"),
         stream(b"1000 0 d0 BT /F1 12 Tf (AA) Tj ET"),
     ])

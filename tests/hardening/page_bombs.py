@@ -47,7 +47,8 @@ def _resources(doc: pymupdf.Document, page: pymupdf.Page) -> int:
 
 def _draw(doc: pymupdf.Document, page: pymupdf.Page, forms: dict[str, int], after: bytes = b"") -> None:
     """Make the page draw each form once, after its own text."""
-    doc.xref_set_key(_resources(doc, page), "XObject", "<<" + " ".join(f"/{n} {x} 0 R" for n, x in forms.items()) + ">>")
+    doc.xref_set_key(_resources(doc, page), "XObject",
+                     "<<" + " ".join(f"/{n} {x} 0 R" for n, x in forms.items()) + ">>")
     content = page.get_contents()[0]
     doc.update_stream(content, doc.xref_stream(content) + b"\n" + b" ".join(b"/%s Do" % n.encode() for n in forms)
                       + b"\n" + after)

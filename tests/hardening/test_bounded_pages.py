@@ -78,8 +78,8 @@ def test_forms_that_draw_themselves_are_read_once(tmp_path):
 
 def test_a_text_bomb_is_refused_before_mupdf_builds_its_characters(tmp_path):
     """Millions of characters in a few MB: MuPDF would keep some 100 bytes for each."""
-    out = measured("pdf_extract_text", {"path": str(bomb_pdf(tmp_path / "text.pdf", b"BT (abcdefghijklmnop) Tj ET     ", 24,
-                                                             pages=2))})
+    bomb = bomb_pdf(tmp_path / "text.pdf", b"BT (abcdefghijklmnop) Tj ET     ", 24, pages=2)
+    out = measured("pdf_extract_text", {"path": str(bomb)})
     assert out["elapsed"] < PAGE_SECONDS / 2 and out["grown_mb"] < PAGE_MB, out
     assert out["details"]["pages_over_limit"] == "1" and "of text" in out["text"] and "Ordinary page 2" in out["text"]
 

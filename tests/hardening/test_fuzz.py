@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -54,7 +53,8 @@ def apply(data: bytes, steps: list[Edit]) -> bytes:
         elif kind == "repeat":
             out[at:at] = out[at:at + size]
         else:  # splice a plausible token where it breaks the most
-            token = [b"obj", b"endobj", b"stream", b"R", b"<<", b">>", b"[", b"xref", b"%%EOF", b"9999999999"][value % 10]
+            tokens = [b"obj", b"endobj", b"stream", b"R", b"<<", b">>", b"[", b"xref", b"%%EOF", b"9999999999"]
+            token = tokens[value % 10]
             out[at:at] = b" " + token + b" "
     return bytes(out)
 

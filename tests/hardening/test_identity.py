@@ -276,8 +276,9 @@ def test_the_descriptor_must_be_inside_even_when_the_name_looks_right(root):
 
 @pytest.mark.skipif(localfile.fd_location(0) is None, reason="the platform cannot name an open descriptor")
 def test_the_kernel_name_of_the_descriptor_decides(root):
-    """A hard link in the root is inside (the policy counts a hard link as the root's own entry); the same file opened by its outside
-    name is not, even though the inside name is the same file: what was opened is what counts."""
+    """A hard link in the root is inside (the policy counts a hard link as the root's own entry); the
+    same file opened by its outside name is not, even though the inside name is the same file: what
+    was opened is what counts."""
     outside = root.parent / "outside" / "inside.pdf"
     hard = root / "docs" / "hard.pdf"
     try:

@@ -55,7 +55,7 @@ def problems_of(path: Path, tool: str, extra: dict) -> list[str]:
     try:
         size = len(json.dumps(result.to_dict(), ensure_ascii=False).encode("utf-8"))
     except (TypeError, ValueError) as exc:
-        return found + [f"{where}: result is not UTF-8 JSON ({exc})"]
+        return [*found, f"{where}: result is not UTF-8 JSON ({exc})"]
     if result.is_error:
         code = result.details.get("error")
         if code not in ERROR_CODES or code == INTERNAL_ERROR:

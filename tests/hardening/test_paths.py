@@ -37,7 +37,7 @@ def code_of(reference: str, config: Config) -> str | None:
 
 
 def test_dot_dot_in_every_spelling_stays_out(workspace):
-    root, outside, config = workspace
+    root, _outside, config = workspace
     for reference in (f"{root}/../private/secret.pdf", f"{root}/sub/../../private/secret.pdf",
                       f"{root}/./sub/../../private/./secret.pdf", f"file://{root}/..%2Fprivate%2Fsecret.pdf",
                       f"file://{root}/%2e%2e/private/secret.pdf", f"{root}//..//private//secret.pdf"):

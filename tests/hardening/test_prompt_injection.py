@@ -222,7 +222,7 @@ def test_an_obeying_model_cannot_leave_the_attached_document(provider, request, 
     assert len(started) == len(finished) == 3 + len(obey)
     refused = finished[3:-1]
     assert len(refused) == len(obey) - 1
-    for event, (name, _args) in zip(refused, obey):
+    for event, (name, _args) in zip(refused, obey, strict=False):
         assert event.is_error and event.name == name
         assert event.details["error"] == "validation_error", event.details
         assert event.details["message"] and event.details["hint"], event.details
@@ -302,7 +302,8 @@ def test_the_fence_survives_history_compaction(openai_server, hostile_case, monk
     assert "Ignore" not in outside_fences(old) and "SYSTEM" not in outside_fences(old)
 
 
-def test_workspace_policy_holds_for_attached_files_outside_the_roots(openai_server, hostile_case, tmp_path, monkeypatch):
+def test_workspace_policy_holds_for_attached_files_outside_the_roots(openai_server, hostile_case, tmp_path,
+                                                                     monkeypatch):
     """Attaching is not a way around workspace-only: a document outside the roots, or a symlink in
     a root pointing out of it, is refused by the tools themselves (outside_workspace)."""
     root = tmp_path / "workspace"
@@ -383,7 +384,8 @@ def test_compatible_local_server_gets_the_same_guards(openai_server, hostile_cas
     session = start_session("compatible", openai_server, [brief], monkeypatch, spy)
     events = converse(session, "q")
     assert not spy.calls
-    assert all(e.is_error and e.details["error"] == "validation_error" for e in events if isinstance(e, ToolCallFinished))
+    assert all(e.is_error and e.details["error"] == "validation_error"
+               for e in events if isinstance(e, ToolCallFinished))
     assert SECURITY in system_text("compatible", openai_server.bodies[0])
     assert HOME_SECRET not in json.dumps(openai_server.bodies)
 

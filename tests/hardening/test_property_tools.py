@@ -83,7 +83,8 @@ def pool():
 def _paths(world: dict[str, Path]) -> st.SearchStrategy[Any]:
     root, secret = world["root"], world["secret"]
     spelled = [
-        str(world[name]) for name in ("hostile", "text", "encrypted", "damaged", "empty", "page", "folder", "fifo", "link")
+        str(world[name])
+        for name in ("hostile", "text", "encrypted", "damaged", "empty", "page", "folder", "fifo", "link")
     ] + [
         str(secret), f"{root}/../outside/secret.pdf", f"{root}/dirlink/secret.pdf", f"file://{secret}",
         f"file://{world['text']}", f"file://otherhost{secret}", "~/secret.pdf", "//server/share/x.pdf",
@@ -97,14 +98,16 @@ def _paths(world: dict[str, Path]) -> st.SearchStrategy[Any]:
 
 
 _odd = st.one_of(st.none(), st.booleans(), st.integers(-2**63, 2**63), st.floats(allow_nan=True),
-                 st.text(max_size=30), st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
+                 st.text(max_size=30), st.lists(st.integers(), max_size=3),
+                 st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
 
 
 def _arguments(world: dict[str, Path]) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries(
         {"path": _paths(world)},
         optional={
-            "pages": st.one_of(st.sampled_from(["1", "2-3", "1,3", "0", "-1", "3-1", "1-99999999", "all", "1,,2", "ǅ"]), _odd),
+            "pages": st.one_of(st.sampled_from(["1", "2-3", "1,3", "0", "-1", "3-1", "1-99999999", "all", "1,,2", "ǅ"]),
+                               _odd),
             "page": st.one_of(st.integers(-5, 10), _odd),
             "dpi": st.one_of(st.integers(-10, 5000), _odd),
             "max_chars": st.one_of(st.integers(-10, 10**12), _odd),

@@ -108,8 +108,8 @@ def test_error_results_lose_token_shaped_text(tmp_path):
 
 
 @pytest.mark.parametrize(("section", "entry"), [
-    ("openai", f'api_key = "{OPENAI}"'), ("custom", f'note = "{ANTHROPIC}"'), ("tokens", 'github_token = "abcdefgh12345678"'),
-    ("secrets", 'password = "correct-horse-battery"'),
+    ("openai", f'api_key = "{OPENAI}"'), ("custom", f'note = "{ANTHROPIC}"'),
+    ("tokens", 'github_token = "abcdefgh12345678"'), ("secrets", 'password = "correct-horse-battery"'),
 ])
 def test_config_files_holding_keys_are_refused(tmp_path, section, entry):
     path = tmp_path / "config.toml"

@@ -16,7 +16,6 @@ import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,12 +75,12 @@ class EchoGemini(EchoMixin, FakeGemini):
 
 
 @pytest.fixture
-def all_logs(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+def all_logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
     """Every record of every logger at DEBUG (SDKs and HTTP clients included)."""
     caplog.set_level(logging.DEBUG)
     for name in ("openai", "anthropic", "httpx", "httpx2", "httpcore", "httpcore2", "pdfdesk", "keyring", "asyncio"):
         caplog.set_level(logging.DEBUG, logger=name)
-    yield caplog
+    return caplog
 
 
 def leaks(text: str) -> list[str]:
@@ -103,7 +102,7 @@ def converse(session: ChatSession, question: str) -> list[AgentEvent]:
 
 
 @pytest.fixture
-def keys_everywhere(monkeypatch: pytest.MonkeyPatch, isolated_keys: MemoryKeyring) -> MemoryKeyring:  # noqa: F811
+def keys_everywhere(monkeypatch: pytest.MonkeyPatch, isolated_keys: MemoryKeyring) -> MemoryKeyring:
     monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
     monkeypatch.setenv("GEMINI_API_KEY", GOOGLE_KEY)
     monkeypatch.setenv("PDFDESK_LAB_API_KEY", LAB_KEY)
@@ -119,7 +118,7 @@ KEY_OF = {"openai": OPENAI_KEY, "anthropic": ANTHROPIC_KEY, "google": GOOGLE_KEY
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic", "google", "lab"])
-def test_failing_conversations_never_show_the_key(provider, keys_everywhere, all_logs, report_pdf):  # noqa: F811
+def test_failing_conversations_never_show_the_key(provider, keys_everywhere, all_logs, report_pdf):
     """401, 500 (retried), a timeout and an error inside the stream, each echoing the request's
     auth headers; then a working turn with a tool call. No key in any event, history or log record."""
     with SERVER_CLASSES[provider]() as server:
@@ -153,7 +152,7 @@ def test_failing_conversations_never_show_the_key(provider, keys_everywhere, all
     assert log_leaks(all_logs) == []
 
 
-def test_the_pdf_tool_attempts_never_show_a_key(keys_everywhere, all_logs, report_pdf):  # noqa: F811
+def test_the_pdf_tool_attempts_never_show_a_key(keys_everywhere, all_logs, report_pdf):
     """Every model fails, echoing the auth headers: `details.attempts` lists them, scrubbed."""
     with EchoOpenAI() as openai_server, EchoAnthropic() as anthropic_server, EchoOpenAI() as lab_server, \
             EchoGemini() as gemini_server:
@@ -176,7 +175,7 @@ def test_the_pdf_tool_attempts_never_show_a_key(keys_everywhere, all_logs, repor
     assert log_leaks(all_logs) == []
 
 
-def test_an_unexpected_failure_is_reported_without_keys(keys_everywhere, all_logs, report_pdf):  # noqa: F811
+def test_an_unexpected_failure_is_reported_without_keys(keys_everywhere, all_logs, report_pdf):
     """A bug (here: a tool runner whose exception quotes the environment) reaches the user as an
     internal_error and the log as a traceback, both scrubbed of every key pdfdesk knows."""
     assert keys.get_api_key("anthropic") == ANTHROPIC_KEY  # now held by this process
@@ -220,7 +219,8 @@ def test_config_toml_written_by_settings_holds_no_key(keys_everywhere):
     keys.set_api_key("openai", SHAPED_KEY)
     keys.set_api_key("lab", LAB_KEY)
     raw = config_file.merge(config_file.read_raw(), {
-        "models": {"agent": "openai/gpt-4.1-mini", "pdfModel": {"primary": "lab/qwen2.5", "fallbacks": ["openai/gpt-4.1"]}},
+        "models": {"agent": "openai/gpt-4.1-mini",
+                   "pdfModel": {"primary": "lab/qwen2.5", "fallbacks": ["openai/gpt-4.1"]}},
         "providers": {"openai": {"baseUrl": "http://127.0.0.1:9/v1"}, "lab": {"baseUrl": "http://127.0.0.1:8080/v1"}},
     })
     config_file.save(raw)
@@ -259,7 +259,7 @@ def run_ask(home: Path, env_keys: dict[str, str], *args: str) -> subprocess.Comp
                           env=env, cwd=ROOT, timeout=90)
 
 
-def test_pdfdesk_ask_output_holds_no_key(report_pdf, tmp_path):  # noqa: F811
+def test_pdfdesk_ask_output_holds_no_key(report_pdf, tmp_path):
     """A real `pdfdesk ask` process: a tool call, then the server fails echoing the auth headers."""
     with EchoOpenAI() as cloud, EchoOpenAI() as lab:
         cloud.script(Turn(tool_calls=[("pdf_search", {"path": "report.pdf", "query": "payment"})]),

@@ -12,6 +12,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -25,8 +26,8 @@ pytestmark = pytest.mark.network
 
 class Hostile(BaseHTTPRequestHandler):
     pdf: bytes = b""
-    hosts: list[str] = []
-    sent: dict[str, int] = {}
+    hosts: ClassVar[list[str]] = []
+    sent: ClassVar[dict[str, int]] = {}
 
     def log_message(self, *args):
         pass
@@ -44,7 +45,7 @@ class Hostile(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def do_GET(self):  # noqa: N802
+    def do_GET(self):
         Hostile.hosts.append(self.headers.get("Host", ""))
         route = self.path.split("?")[0]
         try:
@@ -146,8 +147,9 @@ def test_redirect_to_another_scheme_is_refused(port, loopback_is_public):
     assert code_of(f"http://127.0.0.1:{port}/redirect/file__/etc/passwd", STRICT) == "unsupported_pdf_reference"
 
 
-@pytest.mark.parametrize("address", ["64:ff9b::7f00:1", "2002:7f00:1::1", "::ffff:10.0.0.1", "2001:0:4136:e378:8000:63bf:f5ff:fffe",
-                                     "100.64.0.1", "198.18.0.1", "fd00::1", "ff02::1"])
+@pytest.mark.parametrize("address", ["64:ff9b::7f00:1", "2002:7f00:1::1", "::ffff:10.0.0.1",
+                                     "2001:0:4136:e378:8000:63bf:f5ff:fffe", "100.64.0.1", "198.18.0.1", "fd00::1",
+                                     "ff02::1"])
 def test_addresses_that_reach_private_hosts_are_not_public(address):
     assert not netaddr.is_public(address)
 
@@ -238,7 +240,8 @@ def test_disguised_private_addresses_are_blocked_without_dns(host, no_dns):
 
 @pytest.mark.parametrize(("host", "address"), [
     ("134744072", "8.8.8.8"), ("0x8.0x8.0x8.0x8", "8.8.8.8"), ("010.8.8.8", "8.8.8.8"), ("8.8.2056", "8.8.8.8"),
-    ("::ffff:8.8.8.8", "::ffff:808:808"), ("2002:808:808::1", "2002:808:808::1"), ("64:ff9b::8.8.8.8", "64:ff9b::808:808"),
+    ("::ffff:8.8.8.8", "::ffff:808:808"), ("2002:808:808::1", "2002:808:808::1"),
+    ("64:ff9b::8.8.8.8", "64:ff9b::808:808"),
 ])
 def test_public_addresses_in_any_spelling_pass_as_that_address(host, address, no_dns):
     assert remote.check_host(host, 443) == [address]
@@ -257,9 +260,10 @@ def test_an_allowed_private_fetch_connects_to_the_address_it_checked(port, spell
     assert Hostile.hosts == [f"127.0.0.1:{port}"]  # the canonical address, the one connected to
 
 
-@pytest.mark.parametrize("answer", ["127.0.0.1", "127.8.9.10", "10.1.2.3", "172.31.0.1", "192.168.0.10", "169.254.169.254",
-                                    "100.64.1.1", "0.0.0.0", "224.0.0.251", "239.255.255.250", "255.255.255.255",
-                                    "::1", "::", "fe80::1%2", "fd12::1", "ff02::fb", "::ffff:10.0.0.1", "64:ff9b::a9fe:a9fe"])
+@pytest.mark.parametrize("answer", ["127.0.0.1", "127.8.9.10", "10.1.2.3", "172.31.0.1", "192.168.0.10",
+                                    "169.254.169.254", "100.64.1.1", "0.0.0.0", "224.0.0.251", "239.255.255.250",
+                                    "255.255.255.255", "::1", "::", "fe80::1%2", "fd12::1", "ff02::fb",
+                                    "::ffff:10.0.0.1", "64:ff9b::a9fe:a9fe"])
 def test_names_resolving_to_non_public_addresses_are_blocked_before_connecting(port, answer):
     lookups: list[str] = []
 

@@ -46,7 +46,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *_args: object) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802 - the http.server API
+    def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
         self.server.requests.append(path)
         for repo, files in self.server.repos.items():

@@ -14,6 +14,7 @@ from pdfdesk.core.errors import FETCH_FAILED, VALIDATION_ERROR, PdfDeskError
 from pdfdesk.index import embedding, model_fetch
 from pdfdesk.index.cli_model import model_command
 from tests.index.model_hub import model_hub, tiny_static_model
+import itertools
 
 pytestmark = pytest.mark.network
 NAME = "test-org/tiny-static"
@@ -53,7 +54,7 @@ def test_a_model_downloads_with_progress_and_loads(monkeypatch, files):
     assert folder == model_fetch.model_folder(NAME)
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == files
     total = sum(len(b) for b in files.values())
-    assert seen[-1] == (total, total) and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+    assert seen[-1] == (total, total) and all(a[0] <= b[0] for a, b in itertools.pairwise(seen))
     assert not [p for p in leftovers() if ".partial-" in p or ".old-" in p]
     set_config(Config(semantic=True, embedding_model=NAME))
     embedding.reset_model()

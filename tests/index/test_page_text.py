@@ -100,7 +100,7 @@ def test_a_damaged_database_is_set_aside_and_started_afresh(tmp_path):
     for suffix in ("-wal", "-shm"):
         path = database_path().with_name(database_path().name + suffix)
         path.unlink(missing_ok=True)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="damaged"):
         store.state("a" * 64)
     assert list(database_path().parent.glob("collection.sqlite.damaged-*"))
     store.write("b" * 64, 1, [PageText(1, "a fresh start")])  # the next use starts afresh

@@ -115,7 +115,8 @@ def test_stop_words_never_rank_pages_holding_only_some_of_the_words(tmp_path):
 
 
 def test_a_hyphenated_word_is_also_found_by_its_parts_apart_when_relaxed(tmp_path):
-    path = _pdf(tmp_path, ["It runs on a small board computer with a single core.", "Computers of any kind are supported."])
+    path = _pdf(tmp_path, ["It runs on a small board computer with a single core.",
+                           "Computers of any kind are supported."])
     details = _search(path, "tiny single-board computer")
     assert [m["page"] for m in details["matches"]][:1] == [1]
     # a phrase the user quoted keeps its meaning: its words apart do not make it
@@ -130,11 +131,12 @@ def test_stop_words_are_optional_when_every_other_word_is_there(pages_pdf):
 
 
 def test_a_page_missing_one_word_ranks_above_pages_with_fewer(tmp_path):
-    path = _pdf(tmp_path, ["The gasket seals the valve housing against the flange. " + "Other parts are listed later on. " * 30,
+    path = _pdf(tmp_path, ["The gasket seals the valve housing against the flange. "
+                           + "Other parts are listed later on. " * 30,
                            "Valve and flange. " * 40,
                            "Valve and flange, " * 30 + "gasket."], bottom=700)
     details = _search(path, "gasket seals valve flange washer")  # no page has "washer"
-    assert details["keyword_match"] == "partial" and [m["page"] for m in details["matches"]][0] == 1
+    assert details["keyword_match"] == "partial" and next(m["page"] for m in details["matches"]) == 1
 
 
 @pytest.fixture
@@ -207,8 +209,8 @@ def test_greek_function_words_never_decide_a_match(inflected_pdf):
 
 
 def test_compound_words_are_found_by_their_parts(tmp_path):
-    path = _pages_pdf(tmp_path, "descale.pdf", ["Entkalken Sie das Gerät mit dem Entkalker des Herstellers; Essig greift "
-                                                "die Dichtungen an.",
+    path = _pages_pdf(tmp_path, "descale.pdf", [("Entkalken Sie das Gerät mit dem Entkalker des Herstellers; "
+                                                 "Essig greift die Dichtungen an."),
                                                 "Füllen Sie den Wassertank mit frischem Wasser.",
                                                 "Ein Wasserfilter verringert Kalkablagerungen."])
     details = _search(path, "darf ich Haushaltsessig nehmen")  # the pages say "Essig"
@@ -227,8 +229,8 @@ def test_a_page_holding_more_of_the_words_ranks_first_whatever_the_forms_of_one(
 
 
 def test_only_one_word_in_the_document_still_ranks_pages_by_it(tmp_path):
-    path = _pages_pdf(tmp_path, "oneword.pdf", ["The leaflet in the box, with the other papers that came with the "
-                                                "product, mentions the warranty once among many other things.",
+    path = _pages_pdf(tmp_path, "oneword.pdf", [("The leaflet in the box, with the other papers that came with the "
+                                                 "product, mentions the warranty once among many other things."),
                                                 "Nothing here.", "Warranty: the warranty covers parts."])
     details = _search(path, "warranty zyxwvut")
     matches = details["matches"]

@@ -127,7 +127,7 @@ def test_stale_index_is_not_served(contract_pdf, tmp_path):
 
 
 def test_version_change_rebuilds(contract_pdf, monkeypatch):
-    state, fingerprint = index_now(contract_pdf)
+    _state, fingerprint = index_now(contract_pdf)
     import pdfdesk.index.store as store
 
     monkeypatch.setattr(store, "INDEX_VERSION", store.INDEX_VERSION + 1)
@@ -213,8 +213,8 @@ def test_numbers_out_of_range_are_brought_within_with_a_note(contract_pdf, asked
     result = search(contract_pdf, "interest", mode="keyword", excerpt_style="snippet", **asked)
     assert not result.is_error, result.text
     ((key, value),) = used.items()
-    assert result.details["notes"] == [f"{key}={asked[key]} is outside {'1-100' if key == 'max_results' else '10-2000'}; "
-                                       f"{value} was used."]
+    allowed = "1-100" if key == "max_results" else "10-2000"
+    assert result.details["notes"] == [f"{key}={asked[key]} is outside {allowed}; {value} was used."]
     assert f"Note: {key}={asked[key]}" in result.text
     if key == "max_results" and value == 1:
         assert result.details["count"] == 1

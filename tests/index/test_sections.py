@@ -160,7 +160,7 @@ def test_a_page_with_several_entries_is_split_between_them(tmp_path, outline):
 def test_named_destinations_give_their_top_or_none(tmp_path):
     headings = make_manual(tmp_path / "manual.pdf", "named")
     entries = outline_entries(pymupdf.open(tmp_path / "manual.pdf"))
-    for heading, entry in zip(headings, entries):
+    for heading, entry in zip(headings, entries, strict=False):
         first = heading is next(h for h in headings if h.page == heading.page)
         if first:  # the PDF's bottom-up y, turned into the page's top-down one
             assert abs(entry.y - (heading.top - 8)) < 1.0

@@ -16,14 +16,14 @@ from pdfdesk.tools import call_tool
 MODEL_DIR = Path(__file__).resolve().parents[3] / "shared" / "models" / "all-MiniLM-L6-v2-int8"
 
 TOPICS = [
-    ("Animals", "The cat slept all afternoon on the warm windowsill while the dog chased a ball in the garden. "
-                "Pets need food, water and attention from their owners every day."),
-    ("Finance", "Quarterly revenue rose by twelve percent, driven by strong sales in Europe. Operating margin "
-                "improved and the board approved a higher dividend for shareholders."),
-    ("Billing", "Each invoice must be settled within thirty days of receipt. Overdue amounts accrue a late fee "
-                "and the supplier may suspend deliveries until the balance is cleared."),
-    ("Weather", "Heavy rain and strong winds are expected over the coast tonight, with snow on higher ground. "
-                "Temperatures will fall sharply after midnight."),
+    ("Animals", ("The cat slept all afternoon on the warm windowsill while the dog chased a ball in the garden. "
+                 "Pets need food, water and attention from their owners every day.")),
+    ("Finance", ("Quarterly revenue rose by twelve percent, driven by strong sales in Europe. Operating margin "
+                 "improved and the board approved a higher dividend for shareholders.")),
+    ("Billing", ("Each invoice must be settled within thirty days of receipt. Overdue amounts accrue a late fee "
+                 "and the supplier may suspend deliveries until the balance is cleared.")),
+    ("Weather", ("Heavy rain and strong winds are expected over the coast tonight, with snow on higher ground. "
+                 "Temperatures will fall sharply after midnight.")),
 ]
 
 
@@ -189,7 +189,7 @@ def test_interrupted_embedding_resumes(semantic_on, topics_pdf, monkeypatch):
 
 
 def test_model_change_rebuilds_vectors(builtin_model, topics_pdf, monkeypatch):
-    state, target = build(topics_pdf)
+    _state, target = build(topics_pdf)
     index = DocumentIndex(target.fingerprint)
     assert not vectors_pending(index.read_state())
     monkeypatch.setenv(embedding.MODEL_PATH_ENV, str(MODEL_DIR))
@@ -226,7 +226,7 @@ def test_every_mode_granularity_and_excerpt_style(semantic_on, topics_pdf, mode,
     if granularity == "section":
         assert top["title"] == "Billing" and (top["start_page"], top["end_page"]) == (3, 3)
     if style == "snippet":
-        assert top["excerpt_style"] == "snippet" and len(top["excerpt"]) <= 2 * 30 + 2 or mode == "semantic"
+        assert (top["excerpt_style"] == "snippet" and len(top["excerpt"]) <= 2 * 30 + 2) or mode == "semantic"
     else:
         assert top["excerpt_style"] in ("paragraph", "snippet")
 

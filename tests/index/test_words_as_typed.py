@@ -129,7 +129,8 @@ def test_arabic_words_glued_to_a_clitic_or_a_neighbour_are_found(tmp_path):
         assert "keyword_match" not in result.details, query
 
 
-@pytest.mark.parametrize("typed, printed", [("ξέχασα", "ξεχάσετε"), ("ΤΡΑΠΕΖΑ", "τράπεζας"), ("λογαριασμό", "λογαριασμού")])
+@pytest.mark.parametrize(("typed", "printed"), [("ξέχασα", "ξεχάσετε"), ("ΤΡΑΠΕΖΑ", "τράπεζας"),
+                                               ("λογαριασμό", "λογαριασμού")])
 def test_greek_forms_of_a_word_share_one_term_whatever_their_accent_and_case(typed, printed):
     assert analyze(typed, query=True) == analyze(printed)
 

@@ -35,10 +35,10 @@ async def mcp_session(home: Path, *args: str, env: dict[str, str] | None = None,
                                    env=server_env(home, env), cwd=str(cwd) if cwd else None)
     home.mkdir(parents=True, exist_ok=True)
     with open(home / "mcp-stderr.log", "a", encoding="utf-8") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write, read_timeout_seconds=CLIENT_TIMEOUT_S) as session:
-                await session.initialize()
-                yield session
+        async with (stdio_client(params, errlog=errlog) as (read, write),
+                    ClientSession(read, write, read_timeout_seconds=CLIENT_TIMEOUT_S) as session):
+            await session.initialize()
+            yield session
 
 
 def server_log(home: Path) -> str:

@@ -23,14 +23,15 @@ pytestmark = pytest.mark.anyio
 
 
 def _hints(config: Config) -> dict[str, tuple[bool, bool, bool]]:
-    tools = {name: mcp_server.mcp_tool(get_tool(name), config) for name in ("pdf_info", "pdf_annotate", "pdf_export_review")}
+    tools = {name: mcp_server.mcp_tool(get_tool(name), config)
+             for name in ("pdf_info", "pdf_annotate", "pdf_export_review")}
     return {name: (t.annotations.read_only_hint, t.annotations.destructive_hint, t.annotations.idempotent_hint)
             for name, t in tools.items()}
 
 
 def test_the_hints_say_the_review_tools_write_only_when_allowed():
-    assert _hints(Config(annotate_writes=False)) == {name: (True, False, True) for name in
-                                                     ("pdf_info", "pdf_annotate", "pdf_export_review")}
+    assert _hints(Config(annotate_writes=False)) == dict.fromkeys(("pdf_info", "pdf_annotate", "pdf_export_review"),
+                                                                  (True, False, True))
     allowed = _hints(Config(annotate_writes=True))
     assert allowed["pdf_info"] == (True, False, True)
     assert allowed["pdf_annotate"] == (False, True, False)  # each add makes a new note

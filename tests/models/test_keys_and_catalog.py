@@ -81,7 +81,8 @@ def test_model_names():
     assert base_url("ollama", config) == "http://localhost:11434/v1" and base_url("lab", config) == "http://10.0.0.5:8000/v1"
     assert base_url("openai", config) is None
     assert takes_images(ModelRef("openai", "m"), config) and not takes_images(ModelRef("ollama", "m"), config)
-    assert takes_pdf(ModelRef("anthropic", "m")) and takes_pdf(ModelRef("google", "m")) and not takes_pdf(ModelRef("openai", "m"))
+    assert takes_pdf(ModelRef("anthropic", "m")) and takes_pdf(ModelRef("google", "m"))
+    assert not takes_pdf(ModelRef("openai", "m"))
 
 
 def test_agent_model_from_config_or_keys(monkeypatch):
@@ -95,7 +96,8 @@ def test_config_file_with_every_model_setting(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(
         '[models]\nagent = "anthropic/claude-sonnet-4-6"\nimageModel = "openai/gpt-4.1-mini"\n\n'
-        '[models.pdfModel]\nprimary = "google/gemini-2.5-flash"\nfallbacks = ["anthropic/claude-haiku-4-5", "lab/llava"]\n\n'
+        '[models.pdfModel]\nprimary = "google/gemini-2.5-flash"\n'
+        'fallbacks = ["anthropic/claude-haiku-4-5", "lab/llava"]\n\n'
         '[agent]\nmaxTurns = 4\nmaxToolCalls = 6\ntimeoutSeconds = 30\nmaxRetries = 1\n\n'
         '[providers.lab]\nbaseUrl = "http://192.168.1.20:8080/v1/"\nimages = true\n\n'
         '[providers.openai]\nbaseUrl = "https://proxy.example.org/v1"\n'
@@ -104,7 +106,8 @@ def test_config_file_with_every_model_setting(tmp_path):
     assert config.agent_model == "anthropic/claude-sonnet-4-6" and config.image_model == "openai/gpt-4.1-mini"
     assert config.pdf_model == "google/gemini-2.5-flash"
     assert config.pdf_model_fallbacks == ("anthropic/claude-haiku-4-5", "lab/llava")
-    assert (config.agent_max_turns, config.agent_max_tool_calls, config.model_timeout_s, config.model_max_retries) == (4, 6, 30, 1)
+    assert (config.agent_max_turns, config.agent_max_tool_calls, config.model_timeout_s,
+            config.model_max_retries) == (4, 6, 30, 1)
     assert config.providers["lab"] == ProviderSettings("http://192.168.1.20:8080/v1", True)
     assert config.providers["openai"].base_url == "https://proxy.example.org/v1" and config.extra == {}
     assert parse_config({"models": {"pdfModel": "openai/gpt-4.1"}}).pdf_model == "openai/gpt-4.1"
@@ -123,7 +126,8 @@ def test_config_file_with_every_model_setting(tmp_path):
         ({"agent": {"maxTurns": 0}}, "agent.maxTurns must be a whole number from 1 to 50"),
         ({"agent": {"timeoutSeconds": -1}}, "greater than 0"),
         ({"providers": {"lab": {"images": True}}}, "[providers.lab] needs baseUrl"),
-        ({"providers": {"openai": {"baseUrl": "localhost:8000"}}}, "providers.openai.baseUrl must be an http(s):// URL"),
+        ({"providers": {"openai": {"baseUrl": "localhost:8000"}}},
+         "providers.openai.baseUrl must be an http(s):// URL"),
         ({"providers": {"ollama": {"baseURL": "http://x:1/v1"}}}, "unknown setting providers.ollama.baseURL"),
         ({"providers": {"ollama": "http://x"}}, "[providers.ollama] must be a table"),
         ({"providers": {"Big Lab": {"baseUrl": "http://x:1/v1"}}}, "must be lower-case"),

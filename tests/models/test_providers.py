@@ -46,19 +46,22 @@ async def complete(p: Provider, req: ChatRequest) -> str:
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_stream_text_and_parallel_tool_calls(kind):
     with KINDS[kind][1]() as server:
-        server.script(Turn(text="Searching both.", tool_calls=[("pdf_search", {"query": "a"}), ("pdf_search", {"query": "b c"})]))
+        server.script(Turn(text="Searching both.",
+                           tool_calls=[("pdf_search", {"query": "a"}), ("pdf_search", {"query": "b c"})]))
         events = asyncio.run(stream_all(provider(kind, server), request(tools=TOOLS)))
     assert "".join(e.text for e in events if isinstance(e, StreamText)) == "Searching both."
     end = events[-1]
     assert isinstance(end, StreamEnd) and end.stop_reason == "tool_calls"
-    assert [(c.name, c.arguments) for c in end.tool_calls] == [("pdf_search", {"query": "a"}), ("pdf_search", {"query": "b c"})]
+    assert [(c.name, c.arguments) for c in end.tool_calls] == [("pdf_search", {"query": "a"}),
+                                                               ("pdf_search", {"query": "b c"})]
     assert len({c.id for c in end.tool_calls}) == 2
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_429_then_503_are_retried_honouring_retry_after(kind):
     with KINDS[kind][1]() as server:
-        server.script(Turn.fail(429, "rate limited", retry_after="0.2"), Turn.fail(503, "unavailable"), Turn(text="answer"))
+        server.script(Turn.fail(429, "rate limited", retry_after="0.2"), Turn.fail(503, "unavailable"),
+                      Turn(text="answer"))
         started = time.monotonic()
         assert asyncio.run(complete(provider(kind, server), request())) == "answer"
         elapsed = time.monotonic() - started

@@ -54,7 +54,7 @@ def words_under(path: Path, page: int, rects: Sequence[Sequence[float]]) -> str:
     """The page's text inside `rects` (a little taller, as a highlight is drawn), joined."""
     with open_pdf(str(path)) as opened:
         target = opened.load_page(page)
-        return " ".join(target.get_textbox(pymupdf.Rect(r) + (-1, -1, 1, 1)).strip() for r in rects)
+        return " ".join(target.get_textbox(pymupdf.Rect(r) + (-1, -1, 1, 1)).strip() for r in rects)  # noqa: RUF005 - Rect arithmetic
 
 
 def replace_file(path: Path, build) -> Path:

@@ -47,7 +47,8 @@ def reviewed(store: AnnotationStore, tmp_path: Path):
                                 note="whole clause", kind="area", color="green"))
         store.add(NewAnnotation(*where, 1, note="Sign on this page", kind="note"))
         store.add(NewAnnotation(*where, 2, kind="answer", answer={
-            "question": "Who pays shipping?", "text": "The buyer.", "citations": [{"file": "contract.pdf", "page": 2}]}))
+            "question": "Who pays shipping?", "text": "The buyer.",
+            "citations": [{"file": "contract.pdf", "page": 2}]}))
     return path
 
 
@@ -69,7 +70,8 @@ def test_pdf_export_puts_standard_annotations_on_a_copy(store, reviewed, tmp_pat
                        for a in doc[n - 1].annots()] for n in (1, 2)}
         highlights = [(n, a) for n in (1, 2) for a in by_page[n] if a[0] == "Highlight"]
         assert [(n, content) for n, (_, content, *_) in highlights] == [(1, "Too short?"), (2, "Check with sales")]
-        for (n, (_, _, title, rect, stroke)), quote in zip(highlights, ["twelve months", "paid by the buyer"]):
+        quotes = ["twelve months", "paid by the buyer"]
+        for (n, (_, _, title, rect, _stroke)), quote in zip(highlights, quotes, strict=False):
             under = doc[n - 1].get_textbox(rect)
             assert all(word in under for word in quote.split()), under
             assert title == "pdfdesk"
@@ -175,12 +177,11 @@ def test_a_read_only_output_folder_is_a_coded_error_and_leaves_no_partial_file(s
     folder = tmp_path / "locked"
     folder.mkdir()
     (folder / "review.md").write_text("old review\n")
-    with open_pdf(str(reviewed)) as opened:
-        with read_only(folder):
-            for fmt in ("markdown", "pdf"):
-                with pytest.raises(PdfDeskError) as refused:
-                    export_review(items_for(store, reviewed, opened), fmt, folder / "review.md")
-                assert refused.value.code == PERMISSION_DENIED and str(folder) in refused.value.message
+    with open_pdf(str(reviewed)) as opened, read_only(folder):
+        for fmt in ("markdown", "pdf"):
+            with pytest.raises(PdfDeskError) as refused:
+                export_review(items_for(store, reviewed, opened), fmt, folder / "review.md")
+            assert refused.value.code == PERMISSION_DENIED and str(folder) in refused.value.message
     assert [p.name for p in folder.iterdir()] == ["review.md"]
     assert (folder / "review.md").read_text() == "old review\n"
 

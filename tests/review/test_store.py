@@ -36,7 +36,8 @@ def child(*args: str, **kwargs) -> subprocess.Popen:
 def test_add_get_update_delete_restore(store: AnnotationStore):
     added = store.add(NewAnnotation("fp1", "/docs/a.pdf", 2, ((10, 20, 110, 32),), "the quote", "before ",
                                     " after", 40, "my note", "green", ("legal", "todo")))
-    assert added.id.startswith("a-") and (added.status, added.source, added.kind) == ("anchored", "pdfdesk", "highlight")
+    assert added.id.startswith("a-")
+    assert (added.status, added.source, added.kind) == ("anchored", "pdfdesk", "highlight")
     assert added.color == PALETTE["green"] and added.created.endswith("Z") and len(added.created) == 20
     assert store.get(added.id) == added
     changed = store.update(added.id, note="better", color="#ABCDEF", tags=["x", "x", " y "])
@@ -185,10 +186,11 @@ def test_a_kill_9_mid_burst_loses_at_most_the_edit_in_flight(tmp_path):
 
 def test_a_read_only_folder_is_a_coded_storage_error(tmp_path):
     folder = tmp_path / "ro"
-    with read_only(folder), pytest.raises(PdfDeskError) as fresh:
+    with read_only(folder):
         store = open_store(folder / "annotations.sqlite3")
         assert store.for_document("fp", "/a.pdf") == []  # no notes yet, and none can be made
-        store.add(NewAnnotation("fp", "/a.pdf", 1))
+        with pytest.raises(PdfDeskError) as fresh:
+            store.add(NewAnnotation("fp", "/a.pdf", 1))
     assert fresh.value.code == PERMISSION_DENIED and str(folder) in fresh.value.message
     assert fresh.value.extra["storage_problem"]
 
@@ -217,7 +219,7 @@ def test_a_full_disk_is_a_coded_storage_error_and_keeps_what_was_stored(store):
     conn = store._connection()
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # SQLite's own "database or disk is full"
-    with pytest.raises(PdfDeskError) as full:
+    with pytest.raises(PdfDeskError) as full:  # noqa: PT012 - one of these adds fills the disk
         for _ in range(50):
             store.add(NewAnnotation("fp", "/a.pdf", 1, note="x" * 20_000))
     assert full.value.code == PERMISSION_DENIED and full.value.extra["storage_problem"] == "the disk is full"

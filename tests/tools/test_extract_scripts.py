@@ -55,10 +55,8 @@ def test_the_prose_reads_as_written(prose, script):
     """Every phrase the document is made of comes back whole (line breaks aside): no reordered
     right-to-left words, no spaces between CJK characters, no lost or doubled letters."""
     body = fenced_body(call_tool("pdf_extract_text", {"path": str(prose[script])}))
-    if script in ("cjk",):
-        flowing = "".join(body.split("\n"))  # CJK lines break inside words, without a space
-    else:
-        flowing = " ".join(body.split())
+    # CJK lines break inside words, without a space
+    flowing = "".join(body.split("\n")) if script in ("cjk",) else " ".join(body.split())
     flowing = unicodedata.normalize("NFKC", flowing)  # Arabic presentation forms to letters
     missing = [phrase for phrase in expected_phrases(script) if phrase not in flowing]
     assert not missing, missing

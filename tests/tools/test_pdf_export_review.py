@@ -80,7 +80,8 @@ def test_several_documents_in_one_report(reviewed, tmp_path):
     other = contract_pdf(tmp_path / "other.pdf")
     note(other, 1, quote="Recitals", note="Other file's note")
     details = export(paths=[str(reviewed), str(other)], format="markdown", output=str(tmp_path / "both.md"))
-    assert details["documents"] == 2 and details["annotations"] == 4 and details["files"] == ["contract.pdf", "other.pdf"]
+    assert details["documents"] == 2 and details["annotations"] == 4
+    assert details["files"] == ["contract.pdf", "other.pdf"]
     text = (tmp_path / "both.md").read_text(encoding="utf-8")
     assert "Other file" in text and "Seat agreed" in text
 
@@ -88,7 +89,8 @@ def test_several_documents_in_one_report(reviewed, tmp_path):
 def test_an_existing_output_is_replaced_only_when_asked(reviewed, tmp_path):
     target = tmp_path / "review.md"
     target.write_text("old", encoding="utf-8")
-    assert "already exists" in refused("validation_error", path=str(reviewed), format="markdown", output=str(target))["message"]
+    refusal = refused("validation_error", path=str(reviewed), format="markdown", output=str(target))
+    assert "already exists" in refusal["message"]
     assert target.read_text(encoding="utf-8") == "old"
     details = export(path=str(reviewed), format="markdown", output=str(target), overwrite=True)
     assert details["overwritten"] is True and "Seat agreed" in target.read_text(encoding="utf-8")

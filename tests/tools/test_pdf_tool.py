@@ -48,7 +48,8 @@ def test_anthropic_native_document_block(anthropic_server, report_pdf, monkeypat
     assert "<<<PDF_CONTENT" not in result.text and "notes" not in result.details
     request = anthropic_server.requests[0]
     assert request.path == "/v1/messages"
-    assert TEST_KEYS["anthropic"] in (request.headers.get("x-api-key"), request.headers.get("authorization", "").removeprefix("Bearer "))
+    assert TEST_KEYS["anthropic"] in (request.headers.get("x-api-key"),
+                                      request.headers.get("authorization", "").removeprefix("Bearer "))
     assert "stream" not in request.body and request.body["model"] == "claude-sonnet-4-6"
     assert request.body["messages"] == [{"role": "user", "content": [
         {"type": "document", "source": {"type": "base64", "media_type": "application/pdf",
@@ -95,7 +96,8 @@ def test_pdfs_are_merged_and_deduplicated(anthropic_server, report_pdf, scanned_
     use_config(pdf_model=CLAUDE, providers=provider_urls(anthropic=anthropic_server.url))
     anthropic_server.script(Turn(text="compared"))
 
-    result = call_tool("pdf", {"pdf": str(report_pdf), "pdfs": [str(scanned_report_pdf), str(report_pdf), str(scanned_report_pdf)]})
+    result = call_tool("pdf", {"pdf": str(report_pdf),
+                               "pdfs": [str(scanned_report_pdf), str(report_pdf), str(scanned_report_pdf)]})
 
     assert result.details["pdfs"] == [str(report_pdf), str(scanned_report_pdf)] and "pdf" not in result.details
     blocks = anthropic_server.bodies[0]["messages"][0]["content"]
@@ -249,7 +251,8 @@ def test_explicit_model_comes_first_then_config_then_keys(monkeypatch):
     assert model_configured(use_config(agent_model="ollama/llama3.2"))  # a local server needs none
     assert pdf_model_candidates(use_config()) == [] and not model_configured(use_config())
     set_keys(monkeypatch, "openai", "google")
-    assert pdf_model_candidates(use_config()) == [ModelRef("google", "gemini-2.5-flash"), ModelRef("openai", "gpt-4.1-mini")]
+    assert pdf_model_candidates(use_config()) == [ModelRef("google", "gemini-2.5-flash"),
+                                                  ModelRef("openai", "gpt-4.1-mini")]
     assert model_configured(use_config())
 
 
@@ -272,7 +275,8 @@ def test_a_missing_key_is_an_attempt_not_a_crash(openai_server, report_pdf, monk
     openai_server.script(Turn(text="ok"))
     result = call_tool("pdf", {"pdf": str(report_pdf)})
     assert result.details["model"] == GPT
-    assert result.details["attempts"][0]["error"] == "no_key" and "ANTHROPIC_API_KEY" in result.details["attempts"][0]["message"]
+    first = result.details["attempts"][0]
+    assert first["error"] == "no_key" and "ANTHROPIC_API_KEY" in first["message"]
 
 
 def test_an_encrypted_pdf_is_sent_decrypted(anthropic_server, aes_pdf, monkeypatch):

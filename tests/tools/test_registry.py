@@ -155,7 +155,9 @@ PROBE_MODULE = '''
 
 from typing import Any, TypedDict
 
-from pdfdesk.tools.contract import PATH_PROPERTY, ChatUse, McpText, PageShown, ToolResult, object_schema, register, text_item
+from pdfdesk.tools.contract import (
+    PATH_PROPERTY, ChatUse, McpText, PageShown, ToolResult, object_schema, register, text_item,
+)
 
 
 class ProbeDetails(TypedDict):

@@ -4,7 +4,6 @@ caller as they come, and returns its value.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 import time
@@ -15,7 +14,7 @@ from typing import Any, Final
 from pdfdesk.core.childproc.channel import Overdue, exit_out_of_memory, send_message, wait_for
 from pdfdesk.core.childproc.failures import START, ChildFailed, deadline_error, exit_error, failure_message, rebuild
 from pdfdesk.core.childproc.limits import Priority
-from pdfdesk.core.childproc.process import START_METHOD, Setup, enter_child, make_setup, reap
+from pdfdesk.core.childproc.process import Setup, child_context, enter_child, make_setup, reap
 
 _EXIT_ORPHANED: Final = 87  # the parent died: a job stops rather than work for nobody
 _JOB_EXIT_S: Final = 2.0     # a job that returned gets this long to exit before it is killed
@@ -62,7 +61,7 @@ def run_job(func: Callable[..., Any], args: tuple[Any, ...] = (), *, name: str,
     * the job's own PdfDeskError, code and all, when `func` raised one; any other exception from
       `func` as a pdf_error naming its type; an exception from `on_message`, as it is.
     """
-    context = multiprocessing.get_context(START_METHOD)
+    context = child_context()
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_job_main, args=(make_setup(name, priority, memory_mb), func, args, sender),
                               name=name, daemon=True)

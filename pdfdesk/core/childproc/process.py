@@ -12,13 +12,21 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
-from typing import Final
+from typing import Final, Literal
 
 from pdfdesk.core.childproc.limits import Priority, limit_memory, lower_priority
 from pdfdesk.core.config import Config, get_config, set_config
 
-START_METHOD: Final = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+START_METHOD: Final[Literal["forkserver", "spawn"]] = (
+    "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
 REAP_S: Final = 2.0  # how long a dead child gets to report its exit status (forkserver: a moment later)
+
+
+def child_context() -> multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext:
+    """The multiprocessing context children start in (START_METHOD), typed as the context it is."""
+    if START_METHOD == "forkserver":
+        return multiprocessing.get_context("forkserver")
+    return multiprocessing.get_context("spawn")
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,6 @@ straight into a buffer of its own.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 import time
@@ -21,7 +20,7 @@ from pdfdesk.core.childproc.failures import (
     GONE, START, ChildFailed, JobCancelled, deadline_error, describe_exit, exit_error, failure_message, rebuild,
 )
 from pdfdesk.core.childproc.limits import Priority
-from pdfdesk.core.childproc.process import START_METHOD, Setup, apply_settings, enter_child, make_setup, reap
+from pdfdesk.core.childproc.process import Setup, apply_settings, child_context, enter_child, make_setup, reap
 from pdfdesk.core.config import Config, get_config
 
 _READY: Final = "ready"
@@ -126,7 +125,7 @@ class ChildWorker:
         if self.alive():
             return
         self.kill()
-        context = multiprocessing.get_context(START_METHOD)
+        context = child_context()
         request_reader, request_writer = context.Pipe(duplex=False)
         reply_reader, reply_writer = context.Pipe(duplex=False)
         setup = make_setup(self.name, self.priority, self.memory_mb)

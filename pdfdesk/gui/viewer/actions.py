@@ -77,7 +77,9 @@ class ViewActions(QObject):
             box.addItem(label, value)
         box.setMinimumContentsLength(8)
         box.activated.connect(self._zoom_chosen)
-        box.lineEdit().returnPressed.connect(self._zoom_typed)
+        line = box.lineEdit()  # there is one: the box is editable
+        if line is not None:
+            line.returnPressed.connect(self._zoom_typed)
         return box
 
     # --- the view they act on -----------------------------------------------------------------------

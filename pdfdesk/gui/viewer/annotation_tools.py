@@ -13,6 +13,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter
 
 from pdfdesk.gui.viewer.annotation_geometry import annotation_at, item_rects
 from pdfdesk.gui.viewer.annotation_painting import draw_annotations
+from pdfdesk.gui.viewer.host import ViewHost
 from pdfdesk.gui.viewer.page_data import Rect
 from pdfdesk.review.records import DEFAULT_COLOR, resolve_color
 
@@ -31,7 +32,7 @@ def editable(item: dict | None) -> bool:
     return item is not None and item.get("source") != "pdf" and not str(item.get("id", "")).startswith("pending-")
 
 
-class AnnotationTools:
+class AnnotationTools(ViewHost):
     """Mixin of DocumentView (uses `self.model.annotations` and the view's annotation signals)."""
 
     def _init_annotations(self) -> None:
@@ -151,7 +152,7 @@ class AnnotationTools:
         """Viewport position of the middle of an annotation's first rect (tests, context menus)."""
         item = self.model.annotations.item(key)
         rects = item_rects(item) if item is not None else []
-        if not rects:
+        if item is None or not rects:
             return None
         index = int(item["page"]) - 1
         x0, y0, x1, y1 = self.model.display_rects(index, rects[:1])[0]

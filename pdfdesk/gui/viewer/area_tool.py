@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
 
+from pdfdesk.gui.viewer.host import ViewHost
 from pdfdesk.gui.viewer.page_data import Rect
 from pdfdesk.review.records import DEFAULT_COLOR
 
@@ -18,7 +19,7 @@ MIN_AREA_PX = 4.0  # a smaller drag is a slip of the hand, not an area
 RUBBER_BAND = QColor(0x1A, 0x5F, 0xD0)
 
 
-class AreaTool:
+class AreaTool(ViewHost):
     """Mixin of DocumentView, placed before the pointer mixin so it sees the mouse first."""
 
     def _init_area_tool(self) -> None:

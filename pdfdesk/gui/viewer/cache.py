@@ -14,7 +14,8 @@ from typing import Generic, TypeVar
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
-DEFAULT_BUDGET_BYTES = 80 * 1024 * 1024  # ~20 full-width pages at 1080p; the visible tiles at 800 % on a 4K screen fit too
+# ~20 full-width pages at 1080p; the visible tiles at 800 % on a 4K screen fit too
+DEFAULT_BUDGET_BYTES = 80 * 1024 * 1024
 
 
 class ByteBudgetCache(Generic[K, V]):

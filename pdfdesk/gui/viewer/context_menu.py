@@ -20,6 +20,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QMenu
 
 from pdfdesk.gui.viewer.annotation_tools import editable
+from pdfdesk.gui.viewer.host import ViewHost
 from pdfdesk.review.records import PALETTE
 
 
@@ -41,7 +42,7 @@ def _add(menu: QMenu, name: str, text: str, slot, shortcut: str = "", enabled: b
     return action
 
 
-class ContextMenu:
+class ContextMenu(ViewHost):
     """Mixin of DocumentView."""
 
     def context_menu(self, pos: QPointF) -> QMenu:

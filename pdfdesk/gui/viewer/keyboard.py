@@ -7,18 +7,19 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 
+from pdfdesk.gui.viewer.host import ViewHost
 from pdfdesk.gui.viewer.zoom import NATURAL_ZOOM
 
 
-class KeyboardCommands:
+class KeyboardCommands(ViewHost):
     """Mixin of DocumentView."""
 
     def event(self, event: QEvent) -> bool:
         # Claim the viewer's keys before window-level shortcuts (the shell's menus may bind the same).
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
-            if self._key_action(event) is not None:
-                event.accept()
-                return True
+        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
+                and self._key_action(event) is not None):
+            event.accept()
+            return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import INTERNAL_ERROR, PdfDeskError
-from pdfdesk.core.references import FileIdentity, PdfSource
+from pdfdesk.core.localfile import FileIdentity
+from pdfdesk.core.references import PdfSource
 
 FALLBACK_SIZE = (612.0, 792.0)
 

@@ -24,7 +24,7 @@ class PageWords:
     (x0, y0, x1, y1 per word, in displayed page points) and of (block, line) numbers.
     """
 
-    __slots__ = ("texts", "boxes", "lines")
+    __slots__ = ("boxes", "lines", "texts")
 
     def __init__(self, texts: list[str] | None = None, boxes: array | None = None,
                  lines: array | None = None) -> None:
@@ -33,7 +33,7 @@ class PageWords:
         self.lines = lines if lines is not None else array("l")
 
     @classmethod
-    def from_tuples(cls, words: list[tuple[Rect, str, int, int]]) -> "PageWords":
+    def from_tuples(cls, words: list[tuple[Rect, str, int, int]]) -> PageWords:
         """From (rect, text, block, line) tuples (tests and callers that build words by hand)."""
         result = cls()
         for rect, text, block, line in words:

@@ -8,6 +8,7 @@ from PySide6.QtGui import QCursor, QDesktopServices, QGuiApplication, QMouseEven
 from PySide6.QtWidgets import QApplication
 
 from pdfdesk.gui.viewer.history import Position
+from pdfdesk.gui.viewer.host import ViewHost
 from pdfdesk.gui.viewer.layout import MARGIN
 from pdfdesk.gui.viewer.page_data import Link
 from pdfdesk.gui.viewer.selection import SelectionEnd, word_at
@@ -15,7 +16,7 @@ from pdfdesk.gui.viewer.selection import SelectionEnd, word_at
 EXTERNAL_SCHEMES = ("http", "https", "mailto")  # other link schemes (file:, javascript:...) never open
 
 
-class PointerInteraction:
+class PointerInteraction(ViewHost):
     """Mixin of DocumentView."""
 
     def _hit(self, pos: QPointF) -> tuple[int, float, float] | None:

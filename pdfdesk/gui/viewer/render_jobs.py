@@ -99,7 +99,8 @@ class PageJobs:
                     rect = page.rect
                     matrix = page_data.display_matrix(page)
                     geometries.append(PageGeometry(rect.width, rect.height,
-                                                   tuple(matrix) if matrix is not None else None))
+                                                   (matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f)
+                                                   if matrix is not None else None))
                 except Exception:  # the page shows its error when it is rendered
                     geometries.append(PageGeometry(*document.first_size))
         return geometries
@@ -145,7 +146,7 @@ class PageJobs:
                 page = opened.doc.load_page(page_index)
                 return page_data.page_words(page), page_data.page_links(page, opened.doc)
         except Exception:
-            return [], []
+            return page_data.PageWords(), []
 
     def find_slice(self, task: FindTask) -> dict[int, list[page_data.Rect]]:
         """Search on from `task.position` for about FIND_SLICE_SECONDS; hits by page."""

@@ -99,7 +99,7 @@ class DocumentWorker(QThread):
 
     def start_find(self, generation: int, needle: str, start_page: int, page_count: int) -> None:
         """Search every page for `needle`, from `start_page` on, then wrapping to the start."""
-        order = list(range(start_page, page_count)) + list(range(0, start_page))
+        order = list(range(start_page, page_count)) + list(range(start_page))
         with self._cond:
             self._find = FindTask(generation, needle, order) if needle else None
             self._cond.notify()

@@ -57,7 +57,8 @@ def caret_at(words: PageWords, x: float, y: float) -> float:
         return 0.0
     in_band = [line for line in lines if line.y0 <= y <= line.y1]
     if in_band:
-        line = min(in_band, key=lambda item: 0.0 if item.x0 <= x <= item.x1 else min(abs(x - item.x0), abs(x - item.x1)))
+        line = min(in_band, key=lambda item: 0.0 if item.x0 <= x <= item.x1
+                   else min(abs(x - item.x0), abs(x - item.x1)))
         if x < line.x0:
             return float(line.first)
         for index in range(line.first, line.last + 1):

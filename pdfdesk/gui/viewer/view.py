@@ -53,6 +53,10 @@ def _image_bytes(image: QImage) -> int:
     return image.sizeInBytes()
 
 
+def _float_rect(rect: Sequence[float]) -> Rect:
+    return float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3])
+
+
 class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, KeyboardCommands, PointerInteraction,
                    ViewRendering, ViewGeometry, QAbstractScrollArea):
     """A PDF shown as a continuous vertical strip of pages."""
@@ -213,7 +217,7 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
                    record: bool = True) -> None:
         """Show `page` (1-based), or its first rect, and highlight `rects` (PDF points, top-left
         origin, as pdf_search returns them) until the next highlight or clear."""
-        rect_list = [tuple(float(v) for v in r) for r in rects]
+        rect_list = [_float_rect(r) for r in rects]
         if not self.model.is_open:
             self._pending_goto = (page, rect_list, record)  # applied once the document is open
             return
@@ -233,7 +237,7 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
         self.viewport().update()
 
     def set_highlights(self, page: int, rects: Sequence[tuple[float, float, float, float]]) -> None:
-        self.model.set_highlights(int(page) - 1, [tuple(float(v) for v in r) for r in rects])
+        self.model.set_highlights(int(page) - 1, [_float_rect(r) for r in rects])
 
     def clear_highlights(self) -> None:
         self.model.set_highlights(None)
@@ -309,7 +313,8 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
             self._place_find_bar()
         return self._find_bar
 
-    def find(self, text: str) -> None:
+    # A text search; QWidget.find (a widget by its window id, a static lookup) is never wanted of a view.
+    def find(self, text: str) -> None:  # type: ignore[override]
         """Search every page for `text` (current page first); hits are highlighted as they come."""
         self.model.start_find(text)
 

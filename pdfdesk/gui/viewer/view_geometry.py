@@ -9,6 +9,7 @@ import math
 from PySide6.QtCore import QPointF
 
 from pdfdesk.gui.viewer.history import Position
+from pdfdesk.gui.viewer.host import ViewHost
 from pdfdesk.gui.viewer.layout import MARGIN
 from pdfdesk.gui.viewer.page_data import Rect
 from pdfdesk.gui.viewer.zoom import ZOOM_CUSTOM, ZOOM_FIT_WIDTH, step_zoom
@@ -16,7 +17,7 @@ from pdfdesk.gui.viewer.zoom import ZOOM_CUSTOM, ZOOM_FIT_WIDTH, step_zoom
 Anchor = tuple[int, float, float, float, float]  # page, x_pt, y_pt, viewport x, viewport y
 
 
-class ViewGeometry:
+class ViewGeometry(ViewHost):
     """Mixin of DocumentView (uses `self.model`)."""
 
     def _init_geometry(self) -> None:

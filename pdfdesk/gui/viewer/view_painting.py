@@ -15,10 +15,11 @@ from PySide6.QtGui import QPainter, QPaintEvent
 
 from pdfdesk.gui.viewer import painter as paint
 from pdfdesk.gui.viewer import tiles
+from pdfdesk.gui.viewer.host import ViewHost
 from pdfdesk.gui.viewer.page_data import Rect
 
 
-class PagePainting:
+class PagePainting(ViewHost):
     """Mixin of DocumentView (uses its layout, caches and overlays)."""
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -57,9 +58,8 @@ class PagePainting:
             return False
         needed = self._needed_tiles(index)
         present = [(tile, image) for tile in needed if (image := self._tiles.get(tile.key)) is not None]
-        if len(present) < len(needed):
-            if not self._paint_fallback(painter, index, target) and not present:
-                paint.draw_placeholder(painter, target, index + 1)
+        if len(present) < len(needed) and not self._paint_fallback(painter, index, target) and not present:
+            paint.draw_placeholder(painter, target, index + 1)
         zoom = self.model.layout.zoom
         for tile, image in present:
             x0, y0, x1, y1 = tile.page_rect_pt()

@@ -15,6 +15,7 @@ from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtGui import QImage
 
 from pdfdesk.gui.viewer import render_policy, threads, tiles
+from pdfdesk.gui.viewer.host import ViewHost
 from pdfdesk.gui.viewer.opening import OpenedDocument
 from pdfdesk.gui.viewer.page_data import Link, PageWords
 from pdfdesk.gui.viewer.render_jobs import PageGeometry
@@ -32,7 +33,7 @@ def retire_boxed(box: list) -> None:
             pass
 
 
-class ViewRendering:
+class ViewRendering(ViewHost):
     """Mixin of DocumentView (uses `self.model`, `self._worker`, `self._tiles`, `self._previews`)."""
 
     def _init_rendering(self) -> None:
@@ -80,7 +81,7 @@ class ViewRendering:
             return
         self.model.opened(document)
         if self._pending_goto is not None:
-            page, rects, record = self._pending_goto
+            page, rects, _record = self._pending_goto
             self._pending_goto = None
             self.go_to_page(page, rects, record=False)
         self._schedule()
@@ -196,7 +197,7 @@ class ViewRendering:
     def rendered_pages(self, current_zoom_only: bool = True) -> set[int]:
         """1-based pages with at least one cached image (at the current zoom by default)."""
         key = tiles.scale_key(self.render_scale())
-        return {k.page + 1 for k in self._tiles.keys() if not current_zoom_only or k.scale == key}
+        return {k.page + 1 for k in self._tiles.keys() if not current_zoom_only or k.scale == key}  # noqa: SIM118 - the cache is not iterable
 
     def page_fully_rendered(self, page: int) -> bool:
         """True when every tile of the visible part of `page` (1-based) is cached at the current zoom."""

@@ -107,7 +107,8 @@ class AnthropicProvider(Provider):
         stop = "end"
         events, ended = 0, False
         try:
-            async with self.client.messages.with_streaming_response.create(**self._params(request), stream=True) as reply:
+            streaming = self.client.messages.with_streaming_response
+            async with streaming.create(**self._params(request), stream=True) as reply:
                 status = reply.status_code
                 await require_event_stream(status, reply.headers, reply.iter_bytes(), self.api_key)
                 try:
@@ -150,7 +151,8 @@ class AnthropicProvider(Provider):
         if not isinstance(content, list):
             raise missing(status, "'content' list", body, self.api_key)
         return "".join(block["text"] for block in content
-                       if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str))
+                       if isinstance(block, dict) and block.get("type") == "text"
+                       and isinstance(block.get("text"), str))
 
 
 def _tool_call(block: dict[str, Any]) -> ToolCall:

@@ -14,7 +14,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Union
+from typing import Any, ClassVar, Literal
 
 from pdfdesk.core.redact import redact
 
@@ -36,7 +36,7 @@ class PdfPart:
     name: str = "document.pdf"
 
 
-Part = Union[TextPart, ImagePart, PdfPart]
+Part = TextPart | ImagePart | PdfPart
 
 
 @dataclass
@@ -70,7 +70,7 @@ class Message:
         return "".join(p.text for p in self.parts if isinstance(p, TextPart))
 
     @classmethod
-    def user(cls, *parts: Part | str) -> "Message":
+    def user(cls, *parts: Part | str) -> Message:
         return cls("user", [TextPart(p) if isinstance(p, str) else p for p in parts])
 
 
@@ -101,7 +101,7 @@ class StreamEnd:
     stop_reason: str                # "end", "tool_calls", "max_tokens" or the provider's own word
 
 
-StreamEvent = Union[StreamText, StreamEnd]
+StreamEvent = StreamText | StreamEnd
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 
@@ -193,7 +193,7 @@ class Provider(ABC):
     async def _complete_once(self, request: ChatRequest) -> str:
         """One non-streamed request (the `pdf` tool), no retries; returns the answer text."""
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027 - a provider without an HTTP client has nothing to release
         """Release the HTTP client."""
 
     # -- shared behaviour --------------------------------------------------------------------
@@ -234,7 +234,7 @@ class Provider(ABC):
             attempt += 1
             await asyncio.sleep(delay)
 
-    async def __aenter__(self) -> "Provider":
+    async def __aenter__(self) -> Provider:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

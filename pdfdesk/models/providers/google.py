@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any, cast
 
 import httpx
 
@@ -148,7 +148,9 @@ class GoogleProvider(Provider):
                 status = response.status_code
                 if status >= 400:
                     raise self._status_error(response, await response.aread())
-                await require_event_stream(status, response.headers, response.aiter_bytes(), self.api_key)
+                # httpx declares an iterator; what it returns is an async generator, which can be closed
+                chunks = cast(AsyncGenerator[bytes, None], response.aiter_bytes())
+                await require_event_stream(status, response.headers, chunks, self.api_key)
                 async for line in response.aiter_lines():
                     if not line.startswith("data:"):
                         continue

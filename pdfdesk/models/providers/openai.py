@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, ClassVar
 
 from pdfdesk.models.providers.base import (
     IMAGES_NOTE, NO_IMAGES_NOTE, ChatRequest, ImagePart, Message, PdfPart, Provider, ProviderError,
@@ -29,7 +29,7 @@ def _image_url(data: str, mime_type: str = "image/png") -> dict[str, Any]:
 class OpenAIProvider(Provider):
     display_name = "OpenAI"
     reads_images = True
-    key_env_vars = ("OPENAI_API_KEY",)
+    key_env_vars: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     needs_key = True
     uses_max_completion_tokens = True   # the current name; local servers know max_tokens
 

@@ -128,7 +128,8 @@ async def require_event_stream(status: int, headers: Mapping[str, str], chunks: 
 
 def unreadable_stream(status: int, exc: Exception) -> ProviderError:
     """An event in the stream that is not what the API sends."""
-    return bad_reply(status, f"the server sent an event stream (text/event-stream) that cannot be read ({_problem(exc)})")
+    return bad_reply(status,
+                     f"the server sent an event stream (text/event-stream) that cannot be read ({_problem(exc)})")
 
 
 def stream_ended(status: int, events: int) -> ProviderError:
