@@ -93,7 +93,9 @@ def _rank(matches: list[dict[str, object]], path: str, page: int) -> int | None:
 
 
 def phase_queries(queries_file: str) -> dict[str, object]:
-    """Every query over the library (keyword, auto) and on its own document; times and ranks."""
+    """Every query over the library (keyword, auto), then on its own document; times and ranks.
+    The process's peak memory is read after the library queries (what a search process holds)
+    and again after the single-document searches (each of which opens that document's index)."""
     from pdfdesk.core.documents import close_all
     from pdfdesk.tools import call_tool
 
@@ -108,12 +110,15 @@ def phase_queries(queries_file: str) -> dict[str, object]:
             row[f"{mode}_ms"] = (time.perf_counter() - started) * 1000
             row[f"{mode}_rank"] = None if result.is_error else _rank(result.details["matches"], query["path"],
                                                                         query["page"])
-        own = call_tool("pdf_search", {"path": query["path"], "query": query["text"], "mode": "keyword"})
-        row["own_rank"] = None if own.is_error else _rank(own.details["matches"], query["path"], query["page"])
         rows.append(row)
         close_all()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"rows": rows, "peak_mb": rss}
+    library_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    for row in rows:
+        own = call_tool("pdf_search", {"path": row["path"], "query": row["text"], "mode": "keyword"})
+        row["own_rank"] = None if own.is_error else _rank(own.details["matches"], row["path"], row["page"])
+        close_all()
+    with_own_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"rows": rows, "peak_mb": library_mb, "peak_with_own_mb": with_own_mb}
 
 
 def phase_incremental(folder: str, scratch: str) -> dict[str, float]:
@@ -262,7 +267,8 @@ def report(size: int, folder: Path, queries: list[LibraryQuery], work: Path, lim
         print(f"query {mode:8}               p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  ({len(times)} queries)")
         if p95 > TARGET_P95_MS:
             misses.append(f"{size}: {mode} p95 {p95:.0f} ms > {TARGET_P95_MS:.0f}")
-    print(f"search process               {answered['peak_mb']:8.0f} MB")
+    print(f"search process               {answered['peak_mb']:8.0f} MB after the library queries, "
+          f"{answered['peak_with_own_mb']:.0f} MB after also searching each query's own document")
     if answered["peak_mb"] > TARGET_MB:
         misses.append(f"{size}: search process {answered['peak_mb']:.0f} MB > {TARGET_MB:.0f}")
     print("MRR@10          queries   own doc   library keyword   library auto")

@@ -327,6 +327,10 @@ class DocumentIndex:
 
 # Open searchers are kept per index and refreshed when a writer has committed since: opening
 # one reads the table of contents and every segment's term info, most of a warm query's time.
+# At most MAX_OPEN_SEARCHERS stay open, the least recently used closed first: a long-running
+# process (the MCP server) that searches hundreds of documents one by one would otherwise keep
+# every one's files and term tables.
+MAX_OPEN_SEARCHERS = 64
 _searchers: dict[tuple[Path, str], tuple[threading.Lock, Any]] = {}
 _searchers_lock = threading.Lock()
 
@@ -334,10 +338,11 @@ _searchers_lock = threading.Lock()
 @contextmanager
 def _searcher(folder: Path, kind: str, index: whoosh_index.Index) -> Iterator[Any]:
     with _searchers_lock:
-        entry = _searchers.get((folder, kind))
+        entry = _searchers.pop((folder, kind), None)
         if entry is None:
             entry = (threading.Lock(), index.searcher(weighting=BM25F()))
-            _searchers[(folder, kind)] = entry
+        _searchers[(folder, kind)] = entry  # last: the most recently used
+        _close_least_used()
     lock, searcher = entry
     with lock:
         if not searcher.up_to_date():
@@ -350,6 +355,21 @@ def _searcher(folder: Path, kind: str, index: whoosh_index.Index) -> Iterator[An
             with _searchers_lock:
                 _searchers[(folder, kind)] = (lock, searcher)
         yield searcher
+
+
+def _close_least_used() -> None:
+    """Close searchers beyond MAX_OPEN_SEARCHERS, oldest first, skipping any in use (its lock
+    held by a search under way); called with `_searchers_lock` held."""
+    for key in list(_searchers)[:-1]:
+        if len(_searchers) <= MAX_OPEN_SEARCHERS:
+            return
+        lock, searcher = _searchers[key]
+        if lock.acquire(blocking=False):
+            try:
+                del _searchers[key]
+                searcher.close()
+            finally:
+                lock.release()
 
 
 def _release_abandoned_files() -> None:

@@ -250,3 +250,22 @@ def test_asking_for_an_index_that_does_not_exist_leaves_no_folder(pdfdesk_home):
     # a progress poll still running when the data folder changes must not litter the new one
     assert DocumentIndex("0" * 64).read_state() is None
     assert not (pdfdesk_home / "indices").exists()
+
+
+def test_a_process_keeps_only_the_most_recently_used_searchers_open(tmp_path, monkeypatch):
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.index import store
+    from pdfdesk.index.builder import Target, build_index
+    from pdfdesk.tools import call_tool
+    from tests.pdf_factory import text_pdf as make_pdf
+
+    monkeypatch.setattr(store, "MAX_OPEN_SEARCHERS", 2)
+    paths = [make_pdf(tmp_path / f"d{n}.pdf", pages=2, words=f"Page {{n}} of report{n}.") for n in range(4)]
+    for path in paths:
+        with open_pdf(str(path)) as opened:
+            build_index(Target(opened.source, None, opened.fingerprint))
+    for round_ in range(2):
+        for n, path in enumerate(paths):
+            result = call_tool("pdf_search", {"path": str(path), "query": f"report{n}", "mode": "keyword"})
+            assert sorted(m["page"] for m in result.details["matches"]) == [1, 2], (round_, n)
+            assert len(store._searchers) <= 2
