@@ -69,7 +69,10 @@ def _word_end_letters() -> frozenset[str]:
 
 
 _WORD_ENDS = _word_end_letters()
-_WORD_END_FOLLOWED = re.compile("[" + "".join(sorted(_WORD_ENDS)) + "](?=[^\\W\\d_])")
+# A letter before a hamza takes its final shape inside the word too (the hamza joins nothing), as
+# in "الدفء": a word end is a final or isolated shape followed by a letter other than a hamza.
+_HAMZA = "\u0621\ufe80"
+_WORD_END_FOLLOWED = re.compile("[" + "".join(sorted(_WORD_ENDS)) + f"](?=[^\\W\\d_])(?![{_HAMZA}])")
 
 
 def fold(text: str) -> str:
@@ -104,7 +107,7 @@ def _presentation_words(run: str) -> list[tuple[int, int]]:
     """Spans of `run` cut where an Arabic presentation form ends a word."""
     spans, start = [], 0
     for index, char in enumerate(run):
-        if char in _WORD_ENDS and index + 1 < len(run):
+        if char in _WORD_ENDS and index + 1 < len(run) and run[index + 1] not in _HAMZA:
             spans.append((start, index + 1))
             start = index + 1
     spans.append((start, len(run)))

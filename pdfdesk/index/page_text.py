@@ -30,7 +30,7 @@ from pdfdesk.index.analysis import (
 )
 from pdfdesk.index.database import Database, aggregate, collection_database, first_row, register_schema
 
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 TEXT_LAYER, OCR = "text", "ocr"
 
 

@@ -137,3 +137,17 @@ def test_greek_forms_of_a_word_share_one_term_whatever_their_accent_and_case(typ
 
 def test_greek_words_the_stemmer_would_empty_stay_whole():
     assert analyze("όταν έως") == ["οταν", "εωσ"]
+
+
+def test_a_letter_before_a_hamza_does_not_end_the_word_in_presentation_forms():
+    """Before a hamza a letter takes its final shape inside the word ("الدفء"), so that shape
+    alone must not cut the word in two when a typesetter left the spaces out."""
+    import unicodedata
+
+    from pdfdesk.index.analysis import analyze, space_presentation_words, tokens
+
+    shaped = "ﻣﺆﺳﺴﺔ ﺍﻟﺪﻑﺀ ﻷﻧﻈﻤﺔ ﺍﻟﺘﺪﻓﺌﺔ"  # "مؤسسة الدفء لأنظمة التدفئة" as a PDF's text layer gives it
+    assert unicodedata.normalize("NFKC", space_presentation_words(shaped)).split()[1] == "الدفء"
+    assert analyze("الدفء", query=True)[0] in {term for term, *_ in tokens(shaped)}
+    glued = "ﻛﺘﺎﺏﺍﻟﺪﻑﺀ"  # two words with no space ("كتاب الدفء"): still cut where the first one ends
+    assert unicodedata.normalize("NFKC", space_presentation_words(glued)).split() == ["كتاب", "الدفء"]
