@@ -17,6 +17,8 @@ from typing import Protocol
 
 from whoosh.query import Query
 
+from pdfdesk.index.page_text import SectionText
+
 ALL_WORDS, SOME_WORDS, MEANING = "all", "partial", "meaning"
 
 
@@ -30,6 +32,21 @@ class Hit:
     score: float
     match: str = ALL_WORDS
     words_held: float = 1.0
+
+
+@dataclass(frozen=True)
+class SectionHit:
+    """One ranked section of one document (an outline entry or a detected heading)."""
+
+    fingerprint: str
+    start_page: int
+    end_page: int
+    level: int
+    title: str
+    path: str
+    number: int
+    score: float
+    match: str = ALL_WORDS
 
 
 @dataclass(frozen=True)
@@ -56,6 +73,15 @@ class LibraryBackend(Protocol):
 
     def search(self, query: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """The best `limit` pages matching `query`, best first; `within` keeps only those documents."""
+        ...
+
+    def replace_sections(self, fingerprint: str, sections: list[SectionText]) -> None:
+        """Keep a document's sections, searchable once the index holds the document."""
+        ...
+
+    def search_sections(self, query: Query, limit: int, within: Container[str] | None = None,
+                        title_only: bool = False) -> list[SectionHit]:
+        """The best `limit` sections matching `query` (in their titles alone with `title_only`)."""
         ...
 
     def holds(self, term: str) -> bool:

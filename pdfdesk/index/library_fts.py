@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
-from dataclasses import dataclass
 from collections.abc import Container, Iterable, Sequence
 
 from whoosh.query import (
@@ -40,7 +39,7 @@ from whoosh.query import (
 )
 
 from pdfdesk.index.analysis import GRAM_MARK, tokens
-from pdfdesk.index.backend import ALL_WORDS, BackendState, Hit
+from pdfdesk.index.backend import ALL_WORDS, BackendState, Hit, SectionHit
 from pdfdesk.index.database import Database, aggregate, collection_database, first_row, register_schema
 from pdfdesk.index.page_text import SectionText, stored_sections, write_sections
 from pdfdesk.index.store import INDEX_VERSION
@@ -97,21 +96,6 @@ def page_columns(text: str) -> tuple[str, str, str]:
 
 
 SECTION_TITLE_WEIGHT = 2.0  # a query's words in a section's title count twice, as in a document's own index
-
-
-@dataclass(frozen=True)
-class SectionHit:
-    """One ranked section of one document."""
-
-    fingerprint: str
-    start_page: int
-    end_page: int
-    level: int
-    title: str
-    path: str
-    number: int
-    score: float
-    match: str = ALL_WORDS
 
 
 class Untranslatable(Exception):

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from whoosh.query import AndNot, Query
 
-from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit
-from pdfdesk.index.library_fts import SectionHit, SqliteLibrary, Untranslatable, fts_expression
+from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, SectionHit
+from pdfdesk.index.library_fts import SqliteLibrary, Untranslatable, fts_expression
 from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.relaxed_scoring import WordsOr
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
