@@ -29,7 +29,8 @@ from PySide6.QtCore import (
 
 NAME, STATUS, PAGES, FOLDER = range(4)  # columns
 HEADERS = ("Document", "Index", "Pages", "Folder")
-STATUS_TEXT = {"queued": "⏳ queued", "indexing": "⟳ indexing", "indexed": "✓ indexed", "failed": "✗ failed"}
+# Signs from the fonts every desktop has (an emoji hourglass showed as an empty box without one).
+STATUS_TEXT = {"queued": "○ queued", "indexing": "⟳ indexing", "indexed": "✓ indexed", "failed": "✗ failed"}
 STATUS_RANK = {"queued": 0, "indexing": 1, "indexed": 2, "failed": 3}  # the order a document moves in
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
