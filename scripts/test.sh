@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh dev,semantic
+# programs only the tests call: the .desktop file's validator
+bash scripts/apt_install_missing.sh desktop-file-utils
 .venv/bin/ruff check pdfdesk tests bench
 .venv/bin/mypy pdfdesk  # settings and strictness per package: [tool.mypy] in pyproject.toml
 export QT_QPA_PLATFORM=offscreen
