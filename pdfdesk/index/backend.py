@@ -75,6 +75,10 @@ class LibraryBackend(Protocol):
         """The best `limit` pages matching `query`, best first; `within` keeps only those documents."""
         ...
 
+    def search_partial(self, relaxed: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
+        """Pages holding some of a relaxed query's words, by their score times the share held."""
+        ...
+
     def replace_sections(self, fingerprint: str, sections: list[SectionText]) -> None:
         """Keep a document's sections, searchable once the index holds the document."""
         ...

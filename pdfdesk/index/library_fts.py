@@ -39,9 +39,10 @@ from whoosh.query import (
 )
 
 from pdfdesk.index.analysis import GRAM_MARK, tokens
-from pdfdesk.index.backend import ALL_WORDS, BackendState, Hit, SectionHit
+from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, BackendState, Hit, SectionHit
 from pdfdesk.index.database import Database, aggregate, collection_database, first_row, register_schema
 from pdfdesk.index.page_text import SectionText, stored_sections, write_sections
+from pdfdesk.index.relaxed_scoring import WordsOr
 from pdfdesk.index.store import INDEX_VERSION
 
 GRAM_GAP = "z"  # between two words' trigrams, so a phrase of trigrams never runs across words
@@ -95,6 +96,7 @@ def page_columns(text: str) -> tuple[str, str, str]:
     return " ".join(words), " ".join(joined), " ".join(grams)
 
 
+PARTIAL_CANDIDATES = 100  # pages holding some words (best by BM25 of any word) scored for how many they hold
 SECTION_TITLE_WEIGHT = 2.0  # a query's words in a section's title count twice, as in a document's own index
 
 
@@ -311,32 +313,46 @@ class SqliteLibrary:
         except Untranslatable:
             return []
         return [Hit(fingerprint, page, score, ALL_WORDS) for fingerprint, page, score in
-                self.ranked(expression, limit, within)]
+                self._ranked(expression, limit, within)]
 
-    def ranked(self, expression: str, limit: int, within: Container[str] | None = None,
-               rows: Sequence[int] | None = None) -> list[tuple[str, int, float]]:
-        """(fingerprint, page, score) of the best rows matching an FTS5 expression; `rows` keeps
-        only those row ids (to ask which candidates hold a word)."""
+    def _ranked(self, expression: str, limit: int,
+               within: Container[str] | None = None) -> list[tuple[str, int, float]]:
+        """(fingerprint, page, score) of the best rows matching an FTS5 expression."""
         fetch = limit if within is None else limit * 4
-        sql = ("SELECT lib_fts.rowid, -bm25(lib_fts) AS score FROM lib_fts WHERE lib_fts MATCH ?")
-        parameters: list[object] = [expression]
-        if rows is not None:
-            sql += f" AND lib_fts.rowid IN ({','.join('?' * len(rows))})"
-            parameters.extend(rows)
-        sql += " ORDER BY bm25(lib_fts) LIMIT ?"
         try:
-            with self.database.reading() as db:
-                while True:
-                    found = db.execute(sql, (*parameters, fetch)).fetchall()
-                    placed = self._place(db, found)
-                    kept = [hit for hit in placed if within is None or hit[0] in within]
-                    if len(kept) >= limit or len(found) < fetch:
-                        return kept[:limit]
-                    fetch *= 4
+            while True:
+                found = self._ranked_rows(expression, fetch)
+                places = self._places([row for row, _ in found])
+                kept = [(*places[row], score) for row, score in found
+                        if row in places and (within is None or places[row][0] in within)]
+                if len(kept) >= limit or len(found) < fetch:
+                    return kept[:limit]
+                fetch *= 4
         except OSError:
             return []
-        except sqlite3.OperationalError:  # an expression FTS5 refuses: nothing matches it
+
+    def search_partial(self, relaxed: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
+        """Pages holding some of a relaxed query's words: the best PARTIAL_CANDIDATES by BM25 of
+        any word, each scored by its BM25 times the share of the words it holds (as a document's
+        own index scores a relaxed query)."""
+        try:
+            expression = fts_expression(relaxed)
+            candidates = self._ranked_rows(expression, max(PARTIAL_CANDIDATES, limit))
+            words = _words_of(relaxed)
+            held = self._words_held([row for row, _ in candidates], words)
+            places = self._places([row for row, _ in candidates])
+        except (Untranslatable, OSError):
             return []
+        asked = max(1, len(words))
+        scored = sorted(((score * min(1.0, held[row] / asked), row) for row, score in candidates),
+                        key=lambda item: -item[0])
+        hits: list[Hit] = []
+        for score, row in scored:
+            if row in places and (within is None or places[row][0] in within):
+                hits.append(Hit(*places[row], score, SOME_WORDS, round(held[row] / asked, 3)))
+            if len(hits) >= limit:
+                break
+        return hits
 
     def search_sections(self, query: Query, limit: int, within: Container[str] | None = None,
                         title_only: bool = False) -> list[SectionHit]:
@@ -365,7 +381,7 @@ class SqliteLibrary:
         except (OSError, sqlite3.OperationalError):
             return []
 
-    def words_held(self, rows: Sequence[int], words: Sequence[Query]) -> dict[int, int]:
+    def _words_held(self, rows: Sequence[int], words: Sequence[Query]) -> dict[int, int]:
         """How many of `words` (each a query: a word and its other forms) each row holds, read from
         the rows' stored tokens: asking FTS5 per word reads the word's whole posting list."""
         held = dict.fromkeys(rows, 0)
@@ -380,31 +396,30 @@ class SqliteLibrary:
             held[row] = sum(1 for word in words if page.holds(word))
         return held
 
-    def ranked_rows(self, expression: str, limit: int) -> list[tuple[int, float]]:
-        """(row id, score) of the best rows matching an expression, best first."""
+    def _ranked_rows(self, expression: str, limit: int) -> list[tuple[int, float]]:
+        """(row id, score) of the best rows matching an expression, best first (none for an
+        expression FTS5 refuses). Raises OSError when the database cannot be read."""
         try:
             with self.database.reading() as db:
-                return db.execute("SELECT rowid, -bm25(lib_fts) FROM lib_fts WHERE lib_fts MATCH ? "
-                                  "ORDER BY bm25(lib_fts) LIMIT ?", (expression, limit)).fetchall()
-        except (OSError, sqlite3.OperationalError):
+                return [(row, float(score)) for row, score in db.execute(
+                    "SELECT rowid, -bm25(lib_fts) FROM lib_fts WHERE lib_fts MATCH ? ORDER BY bm25(lib_fts) LIMIT ?",
+                    (expression, limit)).fetchall()]
+        except sqlite3.OperationalError:
             return []
 
-    def place_rows(self, rows: Sequence[int]) -> dict[int, tuple[str, int]]:
+    def _places(self, rows: Sequence[int]) -> dict[int, tuple[str, int]]:
         """(fingerprint, page) of each row id."""
         if not rows:
             return {}
         with self.database.reading() as db:
             return {row: (fingerprint, page) for row, fingerprint, page in db.execute(
-                f"SELECT lib_rows.row, lib_docs.fingerprint, lib_rows.page FROM lib_rows "
+                "SELECT lib_rows.row, lib_docs.fingerprint, lib_rows.page FROM lib_rows "
                 f"JOIN lib_docs ON lib_docs.id = lib_rows.doc WHERE lib_rows.row IN ({','.join('?' * len(rows))})",
                 tuple(rows))}
 
-    def _place(self, db: sqlite3.Connection, found: list[tuple[int, float]]) -> list[tuple[str, int, float]]:
-        if not found:
-            return []
-        rows = [row for row, _ in found]
-        places = {row: (fingerprint, page) for row, fingerprint, page in db.execute(
-            f"SELECT lib_rows.row, lib_docs.fingerprint, lib_rows.page FROM lib_rows "
-            f"JOIN lib_docs ON lib_docs.id = lib_rows.doc WHERE lib_rows.row IN ({','.join('?' * len(rows))})",
-            tuple(rows))}
-        return [(*places[row], float(score)) for row, score in found if row in places]
+
+def _words_of(relaxed: Query) -> list[Query]:
+    """Each word of a relaxed query with its other forms (the parts a page may hold some of)."""
+    if isinstance(relaxed, AndNot):
+        relaxed = relaxed.a
+    return list(relaxed.subqueries) if isinstance(relaxed, WordsOr) else [relaxed]

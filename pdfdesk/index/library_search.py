@@ -12,17 +12,15 @@ from __future__ import annotations
 from collections.abc import Container
 from dataclasses import dataclass, field, replace
 
-from whoosh.query import AndNot, Query
+from whoosh.query import Query
 
-from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, SectionHit
-from pdfdesk.index.library_fts import SqliteLibrary, Untranslatable, fts_expression
+from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, LibraryBackend, SectionHit
+from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.query_parsing import word_parser
-from pdfdesk.index.relaxed_scoring import WordsOr
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.store import PAGES, SECTIONS, _schema
 
 RELAX_BELOW = 3
-CANDIDATES = 100  # partial matches (best by BM25 of any word) scored for how many words they hold
 
 
 @dataclass
@@ -38,7 +36,7 @@ def parse(query: str) -> Query:
 
 
 def rank(query: str, limit: int, within: Container[str] | None = None,
-         backend: SqliteLibrary | None = None) -> LibraryRanking:
+         backend: LibraryBackend | None = None) -> LibraryRanking:
     """The best `limit` pages of the library for `query` (see the module docstring)."""
     backend = backend or SqliteLibrary()
     parsed = parse(query)
@@ -64,44 +62,14 @@ def rank(query: str, limit: int, within: Container[str] | None = None,
     return ranking
 
 
-def _words_of(relaxed: Query) -> list[Query]:
-    """Each word of a relaxed query with its other forms (the parts a page may hold some of)."""
-    if isinstance(relaxed, AndNot):
-        relaxed = relaxed.a
-    return list(relaxed.subqueries) if isinstance(relaxed, WordsOr) else [relaxed]
-
-
-def _partial(parsed: Query, backend: SqliteLibrary, limit: int, within: Container[str] | None) -> list[Hit]:
-    """Pages holding some of the words: BM25 of the words they hold times the share held."""
+def _partial(parsed: Query, backend: LibraryBackend, limit: int, within: Container[str] | None) -> list[Hit]:
+    """Pages holding some of the words (the backend scores them by the share they hold)."""
     relaxed = relaxed_query(parsed, lambda _field, term: backend.holds(term))
-    if relaxed is None:
-        return []
-    words = _words_of(relaxed)
-    try:
-        expression = fts_expression(relaxed)
-    except Untranslatable:
-        return []
-    candidates = backend.ranked_rows(expression, max(CANDIDATES, limit))
-    held = backend.words_held([row for row, _ in candidates], words)
-    asked = max(1, len(words))
-    scored = sorted(((score * min(1.0, held[row] / asked), row, held[row] / asked) for row, score in candidates),
-                    key=lambda item: -item[0])
-    places = backend.place_rows([row for _, row, _ in scored])
-    hits = []
-    for score, row, share in scored:
-        if row not in places:
-            continue
-        fingerprint, page = places[row]
-        if within is not None and fingerprint not in within:
-            continue
-        hits.append(Hit(fingerprint, page, score, SOME_WORDS, round(share, 3)))
-        if len(hits) >= limit:
-            break
-    return hits
+    return [] if relaxed is None else backend.search_partial(relaxed, limit, within)
 
 
 def rank_sections(query: str, limit: int, within: Container[str] | None = None,
-                  backend: SqliteLibrary | None = None) -> list[SectionHit]:
+                  backend: LibraryBackend | None = None) -> list[SectionHit]:
     """The best sections of the library: those whose title holds every word first (a user typing a
     heading means that section), then those holding every word in title or text, ranked by BM25
     with titles weighted; sections holding some of the words follow when few hold them all."""
