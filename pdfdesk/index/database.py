@@ -35,7 +35,8 @@ _migrations: dict[str, Migration] = {}
 
 
 def register_schema(name: str, create: Migration) -> None:
-    """Have `create` run (idempotently) on every connection's first use of a database file."""
+    """Have `create` run (idempotently) on every connection's first use of a database file, and on
+    a connection's next use when it was opened before the owning module was imported."""
     _migrations[name] = create
 
 
@@ -95,8 +96,6 @@ class Database:
         try:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses no committed transaction
-            for create in list(_migrations.values()):
-                create(connection)
         except BaseException:
             connection.close()
             raise
@@ -106,12 +105,29 @@ class Database:
         cached = getattr(self._local, "connection", None)
         if cached is not None and cached[1] == self._generation:
             current: sqlite3.Connection = cached[0]
+            if not _migrations.keys() <= cached[2]:
+                self._local.connection = (current, cached[1], self._migrate(current, cached[2]))
             return current
         if cached is not None:
             cached[0].close()
         connection = self._connect()
-        self._local.connection = (connection, self._generation)
+        try:
+            applied = self._migrate(connection, frozenset())
+        except BaseException:
+            connection.close()
+            raise
+        self._local.connection = (connection, self._generation, applied)
         return connection
+
+    @staticmethod
+    def _migrate(connection: sqlite3.Connection, applied: frozenset[str]) -> frozenset[str]:
+        """Create the tables of every schema registered since `applied` (a module imported after
+        this connection opened brings its own)."""
+        for name, create in list(_migrations.items()):
+            if name not in applied:
+                create(connection)
+                applied |= {name}
+        return applied
 
     def close(self) -> None:
         cached = getattr(self._local, "connection", None)

@@ -105,3 +105,19 @@ def test_a_damaged_database_is_set_aside_and_started_afresh(tmp_path):
     assert list(database_path().parent.glob("collection.sqlite.damaged-*"))
     store.write("b" * 64, 1, [PageText(1, "a fresh start")])  # the next use starts afresh
     assert store.texts("b" * 64, 1, 1) == {1: "a fresh start"}
+
+
+def test_a_schema_registered_after_the_connection_opened_is_created_on_its_next_use(tmp_path, monkeypatch):
+    """A module imported late (the catalogue, after a search opened the database) still finds its
+    tables on the connection this thread already holds."""
+    from pdfdesk.index import database
+
+    db = database.Database(tmp_path / "collection.sqlite")
+    with db.writing() as connection:
+        connection.execute("CREATE TABLE IF NOT EXISTS early (x)")
+    monkeypatch.setitem(database._migrations, "late",
+                        lambda connection: connection.execute("CREATE TABLE IF NOT EXISTS late_table (y)"))
+    with db.writing() as connection:
+        connection.execute("INSERT INTO late_table (y) VALUES (1)")
+    with db.reading() as connection:
+        assert connection.execute("SELECT y FROM late_table").fetchall() == [(1,)]
