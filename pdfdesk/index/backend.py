@@ -92,5 +92,9 @@ class LibraryBackend(Protocol):
         """Whether any page holds this index term (a query built around the words present)."""
         ...
 
+    def page_frequencies(self, fingerprint: str, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """(the document's pages, how many of them hold each term): how rare a word is in it."""
+        ...
+
     def state(self) -> BackendState:
         ...

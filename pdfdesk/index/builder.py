@@ -188,7 +188,7 @@ def vectors_pending(state: IndexState | None) -> bool:
     """True when vectors are missing or were made by another model than the one configured."""
     if state is None:
         return True
-    return not state.semantic_complete or state.semantic_model != embedding.model_label()
+    return not state.semantic_complete or state.semantic_model != semantic.vectors_label()
 
 
 def build_vectors(target: Target, progress: Progress | None = None, cancel: threading.Event | None = None,
@@ -202,7 +202,7 @@ def build_vectors(target: Target, progress: Progress | None = None, cancel: thre
         if not held or state is None or not state.pages_complete:
             return state
         store = semantic.SemanticStore(index.folder)
-        label = embedding.model_label()
+        label = semantic.vectors_label()
         if state.semantic_model != label or index.damage() == semantic.SEMANTIC_DIR or not store.check().usable:
             store.clear()
             index.clear_damage()
@@ -216,6 +216,7 @@ def build_vectors(target: Target, progress: Progress | None = None, cancel: thre
 def _embed_pages(target: Target, index: DocumentIndex, state: IndexState, store: semantic.SemanticStore,
                  progress: Progress | None, cancel: threading.Event | None) -> None:
     pending: list[semantic.Passage] = []
+    shape = semantic.passage_shape()
     through = store.pages_done()
     first = through + 1
     for start in range(through + 1, state.pages_total + 1, LOCK_SLICE):
@@ -223,7 +224,7 @@ def _embed_pages(target: Target, index: DocumentIndex, state: IndexState, store:
             return
         last = min(start + LOCK_SLICE - 1, state.pages_total)
         for number, text in page_texts(target, start, last):
-            pending.extend(semantic.passages_of_page(number, text))
+            pending.extend(semantic.passages_of_page(number, text, shape))
         if len(pending) >= semantic.CHUNK_PASSAGES or last == state.pages_total:
             vectors = embedding.embed([p.text for p in pending])
             store.write_chunk(pending, vectors, first_page=first, through_page=last)

@@ -16,6 +16,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -252,6 +253,49 @@ def dimensions() -> int:
     if source.kind == "static":
         return int(model.dim)
     return len(next(iter(model.embed(["dimensions"], batch_size=1))))
+
+
+# A piece of a word the model has in its vocabulary "reads" when it is at least this many letters
+# long (two in Chinese, Japanese and Korean, whose words are mostly two characters).
+READ_PIECE_LETTERS = 3
+READ_PIECE_CJK = 2
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+UNKNOWN_TOKENS = frozenset({"[UNK]", "<unk>", "<UNK>"})  # what tokenizers put for what they do not know
+_tokenizers: dict[Path, Any] = {}
+_tokenizers_lock = threading.Lock()
+
+
+def reads(text: str) -> float:
+    """The share of `text`'s letters that the configured model's tokenizer reads in pieces of a
+    word, rather than letter by letter or as unknown: all-MiniLM-L6-v2 (and the static model made
+    from it) reads English as whole words, German and French in pieces, and spells Russian and
+    Arabic one letter at a time, which is how it confidently ranks pages it cannot read. 1.0 when
+    the model's tokenizer cannot be read (the model is then trusted as before)."""
+    tokenizer = _tokenizer(resolve(get_config()).folder)
+    if tokenizer is None:
+        return 1.0
+    encoded = tokenizer.encode(text, add_special_tokens=False)
+    letters = read = 0
+    for piece, (start, end) in zip(encoded.tokens, encoded.offsets, strict=False):
+        count = sum(ch.isalpha() for ch in text[start:end])
+        letters += count
+        wanted = READ_PIECE_CJK if _CJK.search(text[start:end]) else READ_PIECE_LETTERS
+        if count >= wanted and piece not in UNKNOWN_TOKENS:
+            read += count
+    return read / letters if letters else 1.0
+
+
+def _tokenizer(folder: Path) -> Any:
+    """The model folder's tokenizer.json, loaded once (None when it is missing or unreadable)."""
+    with _tokenizers_lock:
+        if folder not in _tokenizers:
+            try:
+                from tokenizers import Tokenizer
+
+                _tokenizers[folder] = Tokenizer.from_file(str(folder / "tokenizer.json"))
+            except Exception:  # a missing or foreign file: the model is not judged
+                _tokenizers[folder] = None
+        return _tokenizers[folder]
 
 
 def reset_model() -> None:

@@ -306,6 +306,24 @@ class SqliteLibrary:
         except (OSError, sqlite3.Error):
             return False
 
+    def page_frequencies(self, fingerprint: str, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """(the document's pages, how many of them hold each term). A document's pages are rows
+        first_row.. in a run, so each count reads that run of the term's postings alone."""
+        wanted = list(dict.fromkeys(terms))
+        try:
+            with self.database.reading() as db:
+                row = first_row(db.execute("SELECT first_row, pages FROM lib_docs WHERE fingerprint = ?",
+                                           (fingerprint,)))
+                if row is None:
+                    return 0, {}
+                first, pages = row
+                held = {term: aggregate(db.execute(
+                            "SELECT COUNT(*) FROM lib_fts WHERE lib_fts MATCH ? AND rowid BETWEEN ? AND ?",
+                            (token(term), first, first + pages - 1)))[0] for term in wanted}
+        except (OSError, sqlite3.Error):
+            return 0, {}
+        return int(pages), {term: int(count) for term, count in held.items()}
+
     def search(self, query: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """The best pages by BM25 over the whole library (statistics shared by every document)."""
         try:

@@ -5,22 +5,39 @@ BM25 over the library; when fewer than `RELAX_BELOW` pages hold every word, page
 words but one follow, then pages holding some of them, scored by BM25 times the share of the words
 they hold (as in one document's search). A document's place never depends on its name or on the
 order it was added in.
+
+In mode auto the pages holding only some of the words are ordered by the same evidence as in one
+document (`hybrid.keyword_first`): their words, the share of the question one paragraph holds
+(each word weighed by its rarity in the page's own document, as there: a word on every page of a
+regulation says little of which page answers), and, for documents whose vectors exist, how far
+the page's meaning stands out among its own document's pages. Pages holding every word keep
+their BM25 order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field, replace
 
 from whoosh.query import Query
 
 from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, LibraryBackend, SectionHit
+from pdfdesk.index import embedding
+from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
 from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.paragraphs import paragraph_shares, term_weights
 from pdfdesk.index.query_parsing import word_parser
+from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.store import PAGES, SECTIONS, _schema
 
 RELAX_BELOW = 3
+PARTIAL_POOL = 3  # times the results asked for: pages holding some words that evidence may reorder
+
+Key = tuple[str, int]  # (fingerprint, page)
+# (fingerprint, query, pages) -> how far each page stands out in meaning among its document's own
+# pages (empty when the document has no vectors)
+Standouts = Callable[[str, str, list[int]], dict[int, float]]
 
 
 @dataclass
@@ -29,6 +46,7 @@ class LibraryRanking:
 
     hits: list[Hit] = field(default_factory=list)
     strict_count: int = 0  # hits holding every word
+    meaning: set[Key] = field(default_factory=set)  # hits whose meaning stood out as well
 
 
 def parse(query: str) -> Query:
@@ -36,8 +54,10 @@ def parse(query: str) -> Query:
 
 
 def rank(query: str, limit: int, within: Container[str] | None = None,
-         backend: LibraryBackend | None = None) -> LibraryRanking:
-    """The best `limit` pages of the library for `query` (see the module docstring)."""
+         backend: LibraryBackend | None = None, standouts: Standouts | None = None,
+         by_evidence: bool = False) -> LibraryRanking:
+    """The best `limit` pages of the library for `query` (see the module docstring); with
+    `by_evidence` (mode auto) the pages holding some of the words are ordered by their evidence."""
     backend = backend or SqliteLibrary()
     parsed = parse(query)
     ranking = LibraryRanking()
@@ -56,9 +76,39 @@ def rank(query: str, limit: int, within: Container[str] | None = None,
     near.sort(key=lambda hit: -hit.score)
     ranking.hits += near
     if len(ranking.hits) < limit:
-        ranking.hits += [hit for hit in _partial(parsed, backend, limit * 2, within)
-                         if (hit.fingerprint, hit.page) not in seen]
+        partial = [hit for hit in _partial(parsed, backend, limit * PARTIAL_POOL if by_evidence else limit * 2, within)
+                   if (hit.fingerprint, hit.page) not in seen]
+        if by_evidence and partial:
+            return _by_evidence(query, ranking, partial, limit, backend, standouts)
+        ranking.hits += partial
     ranking.hits = ranking.hits[:limit]
+    return ranking
+
+
+def _by_evidence(query: str, ranking: LibraryRanking, partial: list[Hit], limit: int, backend: LibraryBackend,
+                 standouts: Standouts | None) -> LibraryRanking:
+    """Pages holding every word (and those missing one) as ranked, then the pages holding some
+    words by their words, paragraphs and meaning."""
+    by_key = {(hit.fingerprint, hit.page): hit for hit in ranking.hits + partial}
+    pages: dict[str, list[int]] = {}
+    for hit in partial:
+        pages.setdefault(hit.fingerprint, []).append(hit.page)
+    terms = parse_terms(query).stems
+    together: dict[Key, float] = {}
+    standout: dict[Key, float] = {}
+    for fingerprint, numbers in pages.items():
+        weights = term_weights(*backend.page_frequencies(fingerprint, terms))
+        for number, share in paragraph_shares(fingerprint, numbers, weights).items():
+            together[(fingerprint, number)] = share
+        if standouts is not None:
+            for number, value in standouts(fingerprint, query, numbers).items():
+                standout[(fingerprint, number)] = value
+    words = [((hit.fingerprint, hit.page), hit.score) for hit in partial]
+    weight = MEANING_WEIGHT * embedding.reads(query) if standout else 0.0
+    ordered = keyword_first([(hit.fingerprint, hit.page) for hit in ranking.hits], words, [], limit, standout, together,
+                            weight)
+    ranking.hits = [by_key[key] for key, _ in ordered]
+    ranking.meaning = {key for key, found_by in ordered if found_by == "both"}
     return ranking
 
 

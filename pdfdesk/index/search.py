@@ -23,11 +23,12 @@ from pdfdesk.core.pages import format_page_set
 from pdfdesk.index import embedding, semantic
 from pdfdesk.index.builder import Target, vectors_pending
 from pdfdesk.index.excerpts import page_hits, passage_hits, prime_layouts
-from pdfdesk.index.hybrid import keyword_first, rrf
+from pdfdesk.index.hybrid import MEANING_CANDIDATES, MEANING_WEIGHT, keyword_first, rrf
 from pdfdesk.index.matches import PAGE, SECTION, Match
 from pdfdesk.index.outline_placing import outline_entries, place_on_lines
 from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.page_lines import page_lines
+from pdfdesk.index.paragraphs import paragraph_shares, term_weights
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
@@ -56,7 +57,7 @@ class Ranking:
     keys: list[Key] = field(default_factory=list)
     matches: dict[Key, Match] = field(default_factory=dict)
     near: list[Key] = field(default_factory=list)  # partial matches lacking just one of the words
-    typical: float = 0.0  # a meaning ranking's similarity of the document's median page
+    nearest: semantic.Nearest | None = None  # a meaning ranking's pages against the document's own
 
 
 def _section_at(starts: list[SectionStart], number: int, y: float) -> str | None:
@@ -220,7 +221,7 @@ _semantic_stores: SharedLRU[Any, semantic.SemanticStore] = SharedLRU(32)
 def vectors_embedded(index: DocumentIndex, state: IndexState | None) -> int:
     """Pages whose vectors exist, were made by the configured model and pass their check (a store
     that fails is reported for the owner to redo)."""
-    if state is None or state.semantic_model != embedding.model_label() or index.damage() == semantic.SEMANTIC_DIR:
+    if state is None or state.semantic_model != semantic.vectors_label() or index.damage() == semantic.SEMANTIC_DIR:
         return 0
     check = _stores(index).check()
     if check.usable and state.semantic_complete and check.pages_done < state.pages_total:
@@ -229,6 +230,22 @@ def vectors_embedded(index: DocumentIndex, state: IndexState | None) -> int:
         index.report_damage(semantic.SEMANTIC_DIR, check.problem or "unreadable")
         return 0
     return check.pages_done
+
+
+def meaning_standouts(fingerprint: str, query: str, pages: list[int]) -> dict[int, float]:
+    """How far each page stands out in meaning among its own document's pages (see
+    `semantic.Nearest`); {} while the document has no usable vectors or no model loads."""
+    if not embedding.model_status()[0]:
+        return {}
+    index = DocumentIndex(fingerprint)
+    if not vectors_embedded(index, index.read_state()):
+        return {}
+    try:
+        nearest = _stores(index).search(query, 1)
+    except semantic.StoreDamaged as exc:
+        index.report_damage(semantic.SEMANTIC_DIR, str(exc))
+        return {}
+    return {page: nearest.standout(page) for page in pages}
 
 
 def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str, sections: bool,
@@ -248,7 +265,7 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
     except semantic.StoreDamaged as exc:
         index.report_damage(semantic.SEMANTIC_DIR, str(exc))
         return ranking
-    ranking.typical = nearest.typical
+    ranking.nearest = nearest
     for passage, similarity in nearest.passages:
         if similarity <= 0.0:  # unrelated in meaning: never a match, however few there are
             break
@@ -268,6 +285,42 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
         ranking.keys.append(key)
         ranking.matches[key] = match
     return ranking
+
+
+def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, meaning: Ranking,
+            limit: int) -> list[Match]:
+    """Pages holding every word in keyword order, then the rest by words, paragraphs and meaning
+    (see `keyword_first`); a page found by meaning alone is flagged low confidence."""
+    strict = [key for key in keyword.keys if not keyword.matches[key].partial] + keyword.near
+    partial = [(key, keyword.matches[key].score) for key in keyword.keys
+               if keyword.matches[key].partial and key not in keyword.near]
+    looked_at = [key for key, _ in partial] + meaning.keys[:MEANING_CANDIDATES]
+    nearest = meaning.nearest
+    standout = {key: nearest.standout(key[1]) for key in strict + looked_at} if nearest is not None else {}
+    together = _paragraph_shares(target, index, query, [key[1] for key in looked_at])
+    chosen = []
+    weight = MEANING_WEIGHT * embedding.reads(query)
+    for key, found_by in keyword_first(strict, partial, meaning.keys, limit, standout, together, weight):
+        match = keyword.matches.get(key) or meaning.matches[key]
+        if found_by == "both":
+            match.found_by = "both"
+            if key in meaning.matches:
+                match.similarity = meaning.matches[key].similarity
+            elif nearest is not None:
+                match.similarity = round(nearest.pages.get(key[1], 0.0), 4)
+        elif found_by == "semantic":
+            match.low_confidence = True
+        chosen.append(match)
+    return chosen
+
+
+def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: list[int]) -> dict[Key, float]:
+    """For each page, the share of the query's weight (its words' rarity in this document) that
+    one of its paragraphs holds."""
+    if not pages:
+        return {}
+    weights = term_weights(*index.page_frequencies(parse_terms(query).stems))
+    return {("page", number): share for number, share in paragraph_shares(target.fingerprint, pages, weights).items()}
 
 
 def decorate_matches(target: Target, chosen: list[Match], query: str, style: str, context: int) -> None:
@@ -414,20 +467,7 @@ def _ranked(target: Target, index: DocumentIndex, state: IndexState | None, page
         semantic_ranking = _semantic_ranking(index, state, query, sections, limit * 3, details)
     details.setdefault("index_complete", bool(state and state.pages_complete))
     if keyword is not None and semantic_ranking is not None:
-        chosen = []
-        strict = [key for key in keyword.keys if not keyword.matches[key].partial] + keyword.near
-        partial = [(key, keyword.matches[key].score) for key in keyword.keys
-                   if keyword.matches[key].partial and key not in keyword.near]
-        meaning = [(key, semantic_ranking.matches[key].score) for key in semantic_ranking.keys]
-        for key, found_by in keyword_first(strict, meaning, limit, partial, semantic_ranking.typical):
-            match = keyword.matches.get(key) or semantic_ranking.matches[key]
-            if found_by == "both":
-                match.found_by = "both"
-                match.similarity = semantic_ranking.matches[key].similarity
-            elif found_by == "semantic":
-                match.low_confidence = True
-            chosen.append(match)
-        return chosen
+        return _hybrid(target, index, query, keyword, semantic_ranking, limit)
     ranking = keyword or semantic_ranking
     chosen = [ranking.matches[key] for key in ranking.keys[:limit]] if ranking is not None else []
     for match in chosen:

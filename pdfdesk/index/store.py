@@ -296,6 +296,12 @@ class DocumentIndex:
             reader = searcher.reader()
             yield lambda field, text: (field, text) in reader
 
+    def page_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """(pages indexed, how many of them hold each term): how rare a word is in this document."""
+        with self._reading(PAGES) as searcher:
+            reader = searcher.reader()
+            return reader.doc_count(), {term: reader.doc_frequency("text", term) for term in terms}
+
     def sections(self) -> list[dict[str, Any]]:
         """Every indexed section's stored fields, in document order."""
         with self._reading(SECTIONS) as searcher:

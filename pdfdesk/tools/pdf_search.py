@@ -17,14 +17,14 @@ from pdfdesk.core.fence import neutralise
 from pdfdesk.core.hidden_text import HiddenSpan, HiddenTextReport, findings_of
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.core.policy import check_path_allowed
-from pdfdesk.index import library_search
+from pdfdesk.index import embedding, library_search
 from pdfdesk.index.backend import SOME_WORDS
 from pdfdesk.index.builder import Target
 from pdfdesk.index.library import INDEXED, Library, LibraryEntry
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.matches import PAGE, Match
 from pdfdesk.index.owner import start_background_owner
-from pdfdesk.index.search import decorate_matches, search_document
+from pdfdesk.index.search import decorate_matches, meaning_standouts, search_document
 from pdfdesk.tools.common import document_details
 from pdfdesk.tools.contract import (
     PASSWORD_PROPERTY,
@@ -176,6 +176,8 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     searchable = _Searchable(library, check_roots)
     backend = SqliteLibrary(library.database)
     sections = args.get("granularity", "page") == "section"
+    model_loads, why_not = embedding.model_status() if mode == "auto" and not sections else (False, "")
+    meaning = mode == "auto" and not sections and model_loads
     ranking = library_search.LibraryRanking()
     found: list[tuple[str, Match]] = []  # (fingerprint, match)
     if sections:
@@ -186,8 +188,10 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
             found.append((section.fingerprint, match))
         ranking.strict_count = sum(1 for _, match in found if not match.partial)
     else:
-        ranking = library_search.rank(query, limit, searchable, backend)
-        found.extend((hit.fingerprint, Match(PAGE, hit.page, round(hit.score, 4), "keyword",
+        ranking = library_search.rank(query, limit, searchable, backend, meaning_standouts if meaning else None,
+                                      by_evidence=mode == "auto")
+        found.extend((hit.fingerprint, Match(PAGE, hit.page, round(hit.score, 4),
+                                             "both" if (hit.fingerprint, hit.page) in ranking.meaning else "keyword",
                                              partial=hit.match == SOME_WORDS)) for hit in ranking.hits)
     targets: dict[str, Target | None] = {}
     skipped: list[SkippedDocument] = []
@@ -210,11 +214,12 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     indexed, held = library.searchable_count()
     outside = _outside_roots(library) if check_roots else 0
     details = cast(SearchDetails, {"library": True, "documents_searched": held - outside, "mode_requested": mode,
-                                   "mode_used": "keyword"})
+                                   "mode_used": "hybrid" if meaning else "keyword"})
     unit = "section" if sections else "page"
-    if mode == "auto":
-        details["mode_reason"] = (f"the library ranks {unit}s by their words; meaning is searched one document "
-                                  "at a time (mode semantic)")
+    if mode == "auto" and sections:
+        details["mode_reason"] = "sections rank by their words; ask for mode semantic to rank them by meaning"
+    elif mode == "auto" and not meaning:
+        details["mode_reason"] = why_not
     if any(match.partial for _, match in chosen):
         details["keyword_match"] = "partial"
         details["note"] = (f"No {unit} holds all the words" if not ranking.strict_count else

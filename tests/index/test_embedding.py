@@ -181,3 +181,18 @@ def test_installers_ship_every_file_of_the_built_in_model():
         assert any(fnmatch.fnmatch(path, pattern) for pattern in patterns), path
         assert any(fnmatch.fnmatch(f"models/{path}", pattern) for pattern in
                    ("models/*/*.json", "models/*/*.safetensors", "models/*/*.md")) and "models/*/*.safetensors" in spec
+
+
+def test_how_much_of_a_question_the_model_reads_as_words(tmp_path, monkeypatch):
+    """English whole, German in pieces, Russian, Arabic and Chinese letter by letter or unknown;
+    a model whose tokenizer cannot be read is not judged."""
+    assert embedding.reads("how do I keep backups from running while people are at work") > 0.8
+    assert 0.3 < embedding.reads("wie verhindere ich, dass die Versicherung kürzt") < 0.8
+    for question in ("можно ли купить что-то напрямую", "كم مدة إجازة الأم بعد أن تلد", "能不能把网关直接插到墙上"):
+        assert embedding.reads(question) == 0.0
+    assert embedding.reads("1234 ...") == 1.0  # nothing to read: nothing held against the model
+    folder = tmp_path / "no-tokenizer"
+    shutil.copytree(embedding.bundled_folder(), folder)
+    (folder / "tokenizer.json").write_text("not json", encoding="utf-8")
+    monkeypatch.setenv(embedding.MODEL_PATH_ENV, str(folder))
+    assert embedding.reads("можно ли купить") == 1.0

@@ -254,3 +254,43 @@ def test_a_catalogue_kept_in_library_json_by_an_earlier_version_is_taken_over_on
     library.process()
     found = call_tool("pdf_search", {"library": True, "query": "lease catalogue", "mode": "keyword"})
     assert [os.path.basename(m["file"]) for m in found.details["matches"]] == ["kept.pdf"]
+
+
+def test_library_auto_weighs_meaning_where_a_documents_vectors_exist(tmp_path, builtin_model):
+    """auto over the library is hybrid once the model loads: pages holding some of the words are
+    ordered by their words, paragraphs and meaning, and say which found them; pages holding every
+    word keep their keyword order."""
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.index.builder import Target, build_index, build_vectors
+
+    a = make_doc(tmp_path / "a.pdf", ["The invoice from Northwind was paid late.", "Nothing here at all."])
+    b = make_doc(tmp_path / "b.pdf", ["A penalty applies to invoices paid late.",
+                                      "Northwind penalty invoice paid late."])
+    Library().add([str(a), str(b)])
+    Library().process()
+    for path in (a, b):
+        with open_pdf(str(path)) as opened:
+            target = Target(opened.source, None, opened.fingerprint)
+        build_index(target)
+        build_vectors(target)
+    query = "northwind invoice penalty dispute"
+    keyword = call_tool("pdf_search", {"library": True, "query": query, "mode": "keyword"}).details
+    auto = call_tool("pdf_search", {"library": True, "query": query}).details
+    assert auto["mode_used"] == "hybrid" and "mode_reason" not in auto
+    assert keyword["mode_used"] == "keyword"
+    pages = {(os.path.basename(m["file"]), m["page"]) for m in auto["matches"]}
+    assert pages == {(os.path.basename(m["file"]), m["page"]) for m in keyword["matches"]}
+    assert all(m["found_by"] in ("keyword", "both") and m["keyword_match"] == "partial" for m in auto["matches"])
+    full = call_tool("pdf_search", {"library": True, "query": "northwind penalty"}).details
+    full_keyword = call_tool("pdf_search", {"library": True, "query": "northwind penalty", "mode": "keyword"}).details
+    assert [m["page"] for m in full["matches"]] == [m["page"] for m in full_keyword["matches"]]
+
+
+def test_library_auto_without_a_model_ranks_by_words_and_says_why(tmp_path):
+    a = make_doc(tmp_path / "a.pdf", ["The invoice from Northwind was paid late.", "Nothing here at all."])
+    Library().add([str(a)])
+    Library().process()
+    details = call_tool("pdf_search", {"library": True, "query": "northwind invoice dispute"}).details
+    assert details["mode_used"] == "keyword" and details["mode_reason"]
+    sections = call_tool("pdf_search", {"library": True, "query": "northwind", "granularity": "section"}).details
+    assert sections["mode_used"] == "keyword" and "sections rank by their words" in sections["mode_reason"]

@@ -75,3 +75,55 @@ def test_columns_keep_a_split_words_parts_in_a_row_and_trigrams_apart():
 def test_a_query_the_index_cannot_express_matches_nothing(library):
     assert found(library, "NOT printer") == []
     assert parse("") is not None
+
+
+def _record(fingerprint: str, pages: dict[int, list[str]]) -> list[tuple[int, str]]:
+    """Store each page's paragraphs as the page-text record would (one block each) and return the
+    pages' texts for the library index."""
+    from pdfdesk.index.page_text import PageText, PageTextStore, Word
+
+    records = []
+    for number, paragraphs in pages.items():
+        words = tuple(Word(word, (0.0, 0.0, 1.0, 1.0), block) for block, text in enumerate(paragraphs)
+                      for word in text.split())
+        records.append(PageText(number, "\n".join(paragraphs), words=words))
+    PageTextStore().write(fingerprint, len(pages), records)
+    return [(number, "\n".join(paragraphs)) for number, paragraphs in pages.items()]
+
+
+def test_auto_orders_pages_holding_some_words_by_the_paragraph_that_holds_them_together():
+    # page 1 says each word twice, each in a paragraph of its own; page 2 says three of them once,
+    # in one paragraph: BM25 prefers page 1, a reader asking the question wants page 2
+    pages = {1: ["Restore jobs run at night. Restore logs are kept.",
+                 "Deleted items stay in the bin. Deleted items are purged weekly.",
+                 "The mail server is monitored. Mail queues are drained."],
+             2: ["To restore a deleted mail message open the archive and choose it.",
+                 "The archive keeps every message for a year and lists them by date and sender."],
+             **{n: [f"Page {n} is about printers, toner and paper trays."] for n in range(3, 9)}}
+    backend = SqliteLibrary()
+    backend.add_documents([("doc-m", _record("doc-m", pages))])
+    query = "restore deleted mail folders quickly"
+    keyword = [hit.page for hit in rank(query, 5, backend=backend).hits]
+    auto = rank(query, 5, backend=backend, by_evidence=True)
+    assert keyword[:2] == [1, 2]
+    assert [hit.page for hit in auto.hits][:2] == [2, 1] and all(hit.match == "partial" for hit in auto.hits)
+    assert auto.meaning == set()  # no vectors were asked about: meaning said nothing
+
+
+def test_auto_counts_a_page_whose_meaning_stands_out_in_its_own_document():
+    # pages 1 and 2 hold two of the four words each, page 1 twice as often
+    pages = {1: ["Restore jobs run tonight. Restore again tonight."], 2: ["Mail is restored from the archive."],
+             **{n: [f"Page {n} is about printers and toner."] for n in range(3, 6)}}
+    backend = SqliteLibrary()
+    backend.add_documents([("doc-s", _record("doc-s", pages))])
+    asked: list[tuple[str, str, list[int]]] = []
+
+    def standouts(fingerprint: str, query: str, numbers: list[int]) -> dict[int, float]:
+        asked.append((fingerprint, query, sorted(numbers)))
+        return {2: 6.0, 1: 0.0}
+
+    query = "restore mail tonight quickly"
+    assert [hit.page for hit in rank(query, 5, backend=backend).hits] == [1, 2]
+    auto = rank(query, 5, backend=backend, standouts=standouts, by_evidence=True)
+    assert asked == [("doc-s", query, [1, 2])]
+    assert [hit.page for hit in auto.hits] == [2, 1] and auto.meaning == {("doc-s", 2)}

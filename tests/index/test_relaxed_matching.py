@@ -86,22 +86,36 @@ def test_ties_keep_the_first_lists_order():
         ("page", 12), ("page", 9), ("page", 3), ("page", 4)]
 
 
-def test_below_the_full_keyword_hits_a_page_scores_its_words_plus_its_meaning():
-    # b holds the best share of the words and is well above the typical page in meaning
-    fused = keyword_first(["a"], [("c", 0.43), ("b", 0.55), ("e", 0.40)], 5, partial=[("b", 4.0), ("d", 3.0)],
-                          typical=0.40)
-    assert fused == [("a", "keyword"), ("b", "both"), ("d", "keyword"), ("c", "semantic"), ("e", "semantic")]
+def test_below_the_full_keyword_hits_a_page_scores_its_words_paragraphs_and_meaning():
+    # a holds every word; b has the best words and stands out in meaning; c and e are found by
+    # meaning alone, c standing out, e not; d holds a few words scattered over the page
+    fused = keyword_first(["a"], [("b", 4.0), ("d", 3.0)], ["c", "b", "e"], 5,
+                          standout={"a": 0.5, "b": 3.5, "c": 4.0, "d": 0.0, "e": 1.0}, together={"d": 0.1})
+    assert fused == [("a", "keyword"), ("b", "both"), ("c", "semantic"), ("d", "keyword"), ("e", "semantic")]
 
 
 def test_a_model_that_cannot_tell_the_pages_apart_leaves_the_words_order():
-    # similarities a hair apart around the document's typical page: a language the model does not know
-    flat = [("z", 0.951), ("y", 0.950), ("x", 0.949)]
-    fused = keyword_first([], flat, 5, partial=[("x", 3.0), ("y", 2.0), ("z", 1.0)], typical=0.950)
+    # nothing stands out by two spreads (a language the model does not know), no paragraph says more
+    fused = keyword_first([], [("x", 3.0), ("y", 2.0), ("z", 1.0)], ["z", "y", "x"], 5,
+                          standout={"x": 1.2, "y": 1.9, "z": 1.95})
     assert [item for item, _ in fused] == ["x", "y", "z"]
+    assert all(found_by == "keyword" for _, found_by in fused)
+
+
+def test_pages_holding_every_word_keep_their_order_whatever_the_meaning():
+    fused = keyword_first(["p", "q"], [("r", 9.0)], ["r", "q"], 5, standout={"q": 8.0, "r": 9.0},
+                          together={"r": 1.0})
+    assert fused == [("p", "keyword"), ("q", "both"), ("r", "both")]
 
 
 def test_a_page_singled_out_by_meaning_outranks_one_holding_a_word_of_the_question():
-    fused = keyword_first([], [("y", 0.62), ("x", 0.45)], 5, partial=[("x", 2.0), ("y", 1.2)], typical=0.44)
+    fused = keyword_first([], [("x", 2.0), ("y", 1.2)], ["y", "x"], 5, standout={"y": 5.0, "x": 0.3})
+    assert [item for item, _ in fused] == ["y", "x"]
+
+
+def test_the_words_of_a_question_in_one_paragraph_outrank_the_same_words_apart():
+    # x scores higher by its words, but y holds the question's two rarest words in one paragraph
+    fused = keyword_first([], [("x", 3.0), ("y", 2.6)], [], 5, together={"x": 0.3, "y": 0.9})
     assert [item for item, _ in fused] == ["y", "x"]
 
 
@@ -235,3 +249,10 @@ def test_only_one_word_in_the_document_still_ranks_pages_by_it(tmp_path):
     details = _search(path, "warranty zyxwvut")
     matches = details["matches"]
     assert [m["page"] for m in matches] == [3, 1] and all(m["score"] > 0 for m in matches)
+
+
+def test_a_model_that_cannot_read_the_question_adds_nothing():
+    # a model spelling the question letter by letter singles pages out at random: weight 0
+    fused = keyword_first([], [("x", 3.0), ("y", 2.0)], ["z", "y"], 5, standout={"y": 9.0, "z": 9.0},
+                          meaning_weight=0.0)
+    assert fused == [("x", "keyword"), ("y", "keyword")]

@@ -1,6 +1,7 @@
 """Meaning-based and hybrid search: the built-in static model, and the opt-in transformer (the
 small offline MiniLM in ../shared/models)."""
 
+import itertools
 from pathlib import Path
 
 import pymupdf
@@ -69,14 +70,18 @@ def test_passages_overlap_and_cover_the_page():
     words = [f"w{i}" for i in range(300)]
     passages = semantic.passages_of_page(7, " ".join(words))
     assert all(p.page == 7 for p in passages)
-    assert len(passages) == 3 and all(len(p.text.split()) <= semantic.PASSAGE_WORDS for p in passages)
+    size, overlap = semantic.STATIC_PASSAGE
+    assert all(len(p.text.split()) <= size for p in passages)
+    for before, after in itertools.pairwise(passages):  # each passage picks up where the last leaves off
+        assert before.text.split()[-overlap:] == after.text.split()[:overlap]
+    assert len(semantic.passages_of_page(7, " ".join(words), semantic.TRANSFORMER_PASSAGE)) == 3
     covered = {w for p in passages for w in p.text.split()}
     assert covered == set(words)
     assert semantic.passages_of_page(1, "   ") == []
     assert len(semantic.passages_of_page(1, "short page")) == 1
 
 
-def test_nearest_passages_come_with_the_similarity_of_the_documents_median_page(tmp_path, monkeypatch):
+def test_nearest_passages_come_with_how_far_each_page_stands_out(tmp_path, monkeypatch):
     import numpy as np
 
     store = semantic.SemanticStore(tmp_path)
@@ -87,11 +92,15 @@ def test_nearest_passages_come_with_the_similarity_of_the_documents_median_page(
     nearest = store.search("query", 2)
     assert [(p.page, round(similarity, 2)) for p, similarity in nearest.passages] == [(2, 1.0), (1, 0.8)]
     assert nearest.typical == pytest.approx(0.8, abs=1e-3)  # pages score 0.8, 1.0 and 0.6
+    assert nearest.spread == pytest.approx(0.2 * 1.4826, abs=1e-3)  # each 0.2 from the median page
+    assert nearest.standout(2) == pytest.approx(1 / 1.4826, abs=1e-2)  # vectors are stored as float16
+    assert nearest.standout(3) == pytest.approx(-1 / 1.4826, abs=1e-2)
+    assert nearest.standout(9) == 0.0  # a page without passages stands nowhere
 
 
 def test_semantic_mode_finds_meaning_without_shared_words(semantic_on, topics_pdf):
     state, _ = build(topics_pdf)
-    assert state.semantic_complete and state.semantic_model == embedding.model_label()
+    assert state.semantic_complete and state.semantic_model == semantic.vectors_label()
     result = call_tool("pdf_search", {"path": str(topics_pdf), "query": "when do I have to pay the bill",
                                       "mode": "semantic"})
     assert not result.is_error, result.text

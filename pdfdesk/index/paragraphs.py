@@ -1,0 +1,81 @@
+"""Whether a page's words of a question sit together in one paragraph.
+
+A question in one's own words shares only some words with the page that answers it, and those
+words are common in the document: a manual about backups says "backup" and "disk" on most pages.
+Page scores (BM25) count the words wherever they are. The answering page usually has them in one
+paragraph, while other pages scatter them over unrelated ones. The paragraphs are the text blocks
+of the page-text record, so this costs no extraction, and it holds for every script, since the
+words are the index's own terms (stems, CJK bigrams).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+from pdfdesk.core.lru import SharedLRU
+from pdfdesk.index.analysis import GRAM_MARK, analyze
+from pdfdesk.index.page_text import PageTextStore, Word
+
+Paragraphs = tuple[frozenset[str], ...]  # the index terms of each text block of a page
+
+# searches run on several threads at once; a page's paragraphs are the same for every query
+_paragraphs: SharedLRU[tuple[str, int], Paragraphs] = SharedLRU(4096)
+
+
+def paragraphs_of_words(words: Iterable[Word]) -> Paragraphs:
+    """The index terms of each block of recorded words, in block order (letter trigrams left out:
+    they stand for an Arabic word already counted as itself)."""
+    blocks: dict[int, set[str]] = {}
+    for word in words:
+        terms = blocks.setdefault(word.block, set())
+        terms.update(term for term in analyze(word.text) if not term.startswith(GRAM_MARK))
+    return tuple(frozenset(blocks[block]) for block in sorted(blocks))
+
+
+def page_paragraphs(fingerprint: str, numbers: Iterable[int]) -> dict[int, Paragraphs]:
+    """Paragraphs of the given pages whose record is stored (one database read for those not
+    cached); a page without a record is left out, and counts as having its words apart."""
+    found: dict[int, Paragraphs] = {}
+    missing = []
+    for number in dict.fromkeys(numbers):
+        cached = _paragraphs.get((fingerprint, number))
+        if cached is None:
+            missing.append(number)
+        else:
+            found[number] = cached
+    if missing:
+        try:
+            records = PageTextStore().pages(fingerprint, missing)
+        except OSError:
+            records = {}
+        for number, record in records.items():
+            found[number] = paragraphs_of_words(record.words)
+            _paragraphs.put((fingerprint, number), found[number])
+    return found
+
+
+def term_weights(pages: int, frequencies: Mapping[str, int]) -> dict[str, float]:
+    """Each term's weight as BM25 gives it (rarer in the document, heavier); terms on no page are
+    left out, since no paragraph can hold them, and so are letter trigrams."""
+    return {term: math.log((pages - held + 0.5) / (held + 0.5) + 1.0)
+            for term, held in frequencies.items() if held > 0 and not term.startswith(GRAM_MARK)}
+
+
+def best_paragraph_share(paragraphs: Paragraphs, weights: Mapping[str, float]) -> float:
+    """The largest share of the question's weight that one paragraph of the page holds (0 to 1)."""
+    total = sum(weights.values())
+    if total <= 0.0:
+        return 0.0
+    best = max((sum(weight for term, weight in weights.items() if term in terms) for terms in paragraphs),
+               default=0.0)
+    return best / total
+
+
+def paragraph_shares(fingerprint: str, pages: Iterable[int], weights: Mapping[str, float]) -> dict[int, float]:
+    """Each page's best paragraph share of a question weighed by `weights` (pages without a record
+    are left out)."""
+    if not weights:
+        return {}
+    return {number: best_paragraph_share(paragraphs, weights)
+            for number, paragraphs in page_paragraphs(fingerprint, pages).items()}
