@@ -61,15 +61,17 @@ def child_retrieval(model: str) -> dict:
     _setup(model)
     from bench.embedding_corpus import CORPORA
     from pdfdesk.index import embedding
-    from pdfdesk.index.semantic import passages_of_page
+    from pdfdesk.index.semantic import passage_shape, passages_of_page
 
     started = time.perf_counter()
     embedding.embed(["warm up"])
     load_s = time.perf_counter() - started
     scores: dict[str, dict[str, float]] = {}
     embedded, embed_s = 0, 0.0
+    shape = passage_shape()
     for script, entries in CORPORA.items():
-        passages = [p for number, (text, _k, _p) in enumerate(entries, 1) for p in passages_of_page(number, text)]
+        passages = [p for number, (text, _k, _p) in enumerate(entries, 1)
+                    for p in passages_of_page(number, text, shape)]
         started = time.perf_counter()
         vectors = embedding.embed([p.text for p in passages])
         embed_s += time.perf_counter() - started
@@ -106,14 +108,14 @@ def manual_pages(count: int, seed: int = 3) -> list[str]:
 def child_manual(model: str, page_count: int) -> dict:
     _setup(model)
     from pdfdesk.index import embedding
-    from pdfdesk.index.semantic import passages_of_page
+    from pdfdesk.index.semantic import passage_shape, passages_of_page
 
     pages = manual_pages(page_count)
     started = time.perf_counter()
     embedding.embed(["warm up"])
     load_s = time.perf_counter() - started
     started = time.perf_counter()
-    passages = [p for number, text in enumerate(pages, 1) for p in passages_of_page(number, text)]
+    passages = [p for number, text in enumerate(pages, 1) for p in passages_of_page(number, text, passage_shape())]
     for start in range(0, len(passages), CHUNK):
         embedding.embed([p.text for p in passages[start:start + CHUNK]])
     seconds = time.perf_counter() - started

@@ -26,7 +26,9 @@ document, mode and granularity).
   known-item, keyword: hit@1 >= 0.97 in every script
   heading -> section (keyword and auto, all scripts): hit@10 >= 0.95 and hit@1 >= 0.9
   known-item MRR@10: auto >= keyword - 0.01 (all scripts)
-  paraphrase MRR@10: keyword >= 0.5, and auto >= keyword + 0.10 (all scripts)
+  paraphrase MRR@10: keyword >= 0.5, and auto >= keyword + 0.05 (all scripts), the margin asked of
+  auto on the real-looking documents of bench/hybrid_bench.py too (this corpus was once tuned to
+  +0.11 by a ranking that then fell below keyword on real manuals)
 Without --check the figures are a measurement and the exit status is 0. --json FILE writes them,
 with every query's ranks.
 
@@ -293,8 +295,8 @@ def checks(tallies: dict, modes: list[str]) -> list[dict]:
     check("known-item auto MRR@10 >= keyword - 0.01", fig("auto", "known", "all", "mrr10"),
           None if keyword_known is None else keyword_known - 0.01)
     check("paraphrase keyword MRR@10 >= 0.5", keyword_para, 0.5)
-    check("paraphrase auto MRR@10 >= keyword + 0.10", fig("auto", "para", "all", "mrr10"),
-          None if keyword_para is None else keyword_para + 0.10)
+    check("paraphrase auto MRR@10 >= keyword + 0.05", fig("auto", "para", "all", "mrr10"),
+          None if keyword_para is None else keyword_para + 0.05)
     return found
 
 

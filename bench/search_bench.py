@@ -15,7 +15,7 @@ Prints, for a generated 2,500-page document (and any PDFs named on the command l
                                 search alone (query embedded, every passage scored), and the whole
                                 pdf_search call in mode semantic and in mode auto (keyword plus meaning)
 Targets: cold first result <= 1 s; warm p95 <= 20 ms on 2,500 pages; indexing >= 200 pages/s;
-warm semantic pdf_search p95 <= 50 ms on 1,000 pages.
+warm pdf_search p95 on 1,000 pages <= 50 ms in mode semantic and <= 20 ms in mode auto.
 
 Usage: python bench/search_bench.py [--check] [--keyword-only] [PDF ...]
 """
@@ -161,10 +161,10 @@ def semantic_rate(work: Path, model_path: Path | None, pages: int) -> str:
             f"complete={state is not None and state.semantic_complete})")
 
 
-def semantic_latencies(work: Path, pages: int = 1000, rounds: int = 5) -> tuple[str, float | None]:
+def semantic_latencies(work: Path, pages: int = 1000, rounds: int = 5) -> tuple[str, dict[str, float]]:
     """Warm milliseconds per query on a document whose vectors exist (built-in model): the vector
-    search alone, and pdf_search in modes semantic and auto. Returns the printed lines and the
-    semantic tool call's p95 (None when no model could run)."""
+    search alone, and pdf_search in modes semantic and auto. Returns the printed lines and each
+    tool call's p95 by mode (empty when no model could run)."""
     path = make_document(work / f"semantic-latency-{pages}.pdf", pages, seed=5)
     background = os.environ.get(BACKGROUND_ENV)
     os.environ[BACKGROUND_ENV] = "0"  # vectors are built here, not by a background owner
@@ -173,7 +173,7 @@ def semantic_latencies(work: Path, pages: int = 1000, rounds: int = 5) -> tuple[
     try:
         available, reason = embedding.model_status()
         if not available:
-            return f"\nwarm semantic queries: skipped ({reason})", None
+            return f"\nwarm semantic queries: skipped ({reason})", {}
         with open_pdf(str(path)) as opened:
             target = Target(opened.source, None, opened.fingerprint)
         build_index(target)
@@ -203,7 +203,7 @@ def semantic_latencies(work: Path, pages: int = 1000, rounds: int = 5) -> tuple[
             what = "pdf_search " + name if name != "vector search" else name
             lines.append(f"  {what:22} p50 {statistics.median(values):6.1f} ms   "
                          f"p95 {percentile(values, 0.95):6.1f} ms")
-        return "\n".join(lines), percentile(times["semantic"], 0.95)
+        return "\n".join(lines), {mode: percentile(times[mode], 0.95) for mode in ("semantic", "auto")}
     finally:
         set_config(Config(semantic=False))
         embedding.reset_model()
@@ -265,12 +265,13 @@ def main() -> int:
     if not options.keyword_only:
         print(semantic_rate(work, None, options.semantic_pages))  # the built-in static model
         print(semantic_rate(work, options.embedding_model_path, options.semantic_pages))
-        lines, semantic_p95 = semantic_latencies(work)
+        lines, p95s = semantic_latencies(work)
         print(lines)
-        if semantic_p95 is not None and semantic_p95 > 50:
-            missed.append("warm semantic p95")
+        for mode, limit in (("semantic", 50), ("auto", 20)):
+            if p95s.get(mode, 0.0) > limit:
+                missed.append(f"warm {mode} p95")
     print("\ntargets: index >= 200 pages/s, warm query p95 <= 20 ms (2,500 pages), cold first result <= 1 s"
-          + ("" if options.keyword_only else ", warm semantic pdf_search p95 <= 50 ms (1,000 pages)"))
+          + ("" if options.keyword_only else ", warm pdf_search p95 on 1,000 pages <= 50 ms semantic, <= 20 ms auto"))
     print("all targets met" if not missed else f"missed: {', '.join(missed)}")
     return 1 if missed and options.check else 0
 
