@@ -28,6 +28,14 @@ STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
 ARABIC_STOPS = ("و في من إلى الى على عن أن ان إن ما لا لم لن هذا هذه ذلك تلك التي الذي الذين ثم أو او قد كان "
                 "كانت مع كل به بها له لها هو هي هم عند بين حتى إذا اذا")
 PERSIAN_STOPS = "و از به در که این آن را با های ها می تا برای هم یا است بر نیز اگر پس"
+# Whoosh's Russian list holds most pronouns in one or two of their forms ("который" in none), and
+# the stemmer does not bring the others to those: "которые", "наших", "всем" and "почему" counted
+# as words of a question and were highlighted on every page. Their other forms, and the question
+# words that the English list has ("how", "why", "which", "our", "your", "all").
+RUSSIAN_FORMS = ("который которая которое которые которого которой которому которым которых которыми которую "
+                 "весь вся всем всеми всему наш наша наше наши нашего нашей нашему нашим наших нашими нашу "
+                 "ваш ваша ваше ваши вашего вашей вашему вашим ваших вашими вашу та те тех ту нему нём "
+                 "чей чья чьё чьи почему сколько насколько")
 # Nor a Greek one: articles, pronouns, prepositions, particles and the question words.
 GREEK_STOPS = ("ο η το οι τα του της των τον την τους τις ένας μια μία ένα έναν μιας ενός και κι ή να θα "
                "με σε στο στη στην στον στα στους στις στης στου από για προς ως μέχρι έως κατά μετά "
@@ -54,7 +62,7 @@ Known = Callable[[str, str], bool]  # whether the index holds (field, term)
 def stop_terms() -> frozenset[str]:
     """Index terms of the common function words of the languages listed."""
     words = [word for language in STOP_LANGUAGES for word in stoplists[language]]
-    words += ARABIC_STOPS.split() + PERSIAN_STOPS.split() + GREEK_STOPS.split()
+    words += ARABIC_STOPS.split() + PERSIAN_STOPS.split() + GREEK_STOPS.split() + RUSSIAN_FORMS.split()
     return frozenset(term for word in words for term in analyze(word, query=True))
 
 

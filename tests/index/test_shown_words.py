@@ -49,3 +49,10 @@ def test_the_search_panel_bolds_only_the_deciding_words():
     html = highlight_terms("To read data from a file, open a file.", "how to read data from a file")
     assert "<b>read</b>" in html and "<b>data</b>" in html and html.count("<b>file</b>") == 2
     assert "<b>a</b>" not in html and "<b>To</b>" not in html and "<b>from</b>" not in html
+
+
+def test_a_russian_questions_pronouns_in_any_form_are_not_shown():
+    """Whoosh's Russian list has "какой" but not "которые", "наших" or "почему"; the stemmer does
+    not bring those to the forms it has."""
+    terms = parse_terms("почему наших серверов которые стоят в стойке не видно")
+    assert set(terms.deciding_words) == {"серверов", "стоят", "стойке", "видно"}
