@@ -256,9 +256,10 @@ def dimensions() -> int:
 
 
 # A piece of a word the model has in its vocabulary "reads" when it is at least this many letters
-# long (two in Chinese, Japanese and Korean, whose words are mostly two characters).
+# long; in Chinese, Japanese and Korean one character is already a unit of meaning, and a
+# vocabulary that knows it reads it (one it does not know becomes [UNK]).
 READ_PIECE_LETTERS = 3
-READ_PIECE_CJK = 2
+READ_PIECE_CJK = 1
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 UNKNOWN_TOKENS = frozenset({"[UNK]", "<unk>", "<UNK>"})  # what tokenizers put for what they do not know
 _tokenizers: dict[Path, Any] = {}
@@ -268,8 +269,9 @@ _tokenizers_lock = threading.Lock()
 def reads(text: str) -> float:
     """The share of `text`'s letters that the configured model's tokenizer reads in pieces of a
     word, rather than letter by letter or as unknown: all-MiniLM-L6-v2 (and the static model made
-    from it) reads English as whole words, German and French in pieces, and spells Russian and
-    Arabic one letter at a time, which is how it confidently ranks pages it cannot read. 1.0 when
+    from it) reads English as whole words, German and French in pieces, Chinese and Japanese by
+    the characters its vocabulary holds, and spells Russian and Arabic one letter at a time, which
+    is how it confidently ranks pages it cannot read. 1.0 when
     the model's tokenizer cannot be read (the model is then trusted as before)."""
     tokenizer = _tokenizer(resolve(get_config()).folder)
     if tokenizer is None:

@@ -53,8 +53,8 @@ def keyword_first(strict: Sequence[Item], partial: Sequence[tuple[Item, float]],
     the model cannot tell the pages apart (a language it does not know) nothing stands out, and
     where the paragraphs say nothing either, the keyword order stays as it was. `meaning_weight`
     is MEANING_WEIGHT times the share of the question the model reads (`embedding.reads`): a model
-    that spells a language letter by letter still singles pages out, at random; at 0 no page is
-    taken for its meaning alone.
+    that spells a language letter by letter still singles pages out, at random; at 0 the pages
+    found by meaning alone only fill places no page holding a word takes.
     Returns (item, found_by) with found_by "keyword", "both" or "semantic"."""
     standout = standout or {}
     together = together or {}
@@ -69,8 +69,7 @@ def keyword_first(strict: Sequence[Item], partial: Sequence[tuple[Item, float]],
         if item not in held and item not in words:
             words[item] = score
     best = max(words.values(), default=0.0)
-    related = nearest[:MEANING_CANDIDATES] if meaning_weight > 0.0 else []
-    candidates = list(words) + [item for item in related if item not in held and item not in words]
+    candidates = list(words) + [item for item in nearest[:MEANING_CANDIDATES] if item not in held and item not in words]
     evidence = {item: WORDS_WEIGHT * (min(1.0, words.get(item, 0.0) / best) if best > 0 else 0.0)
                 + TOGETHER_WEIGHT * together.get(item, 0.0)
                 + meaning_weight * max(0.0, standout.get(item, 0.0) - STANDS_OUT_FROM) for item in candidates}

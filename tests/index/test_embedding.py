@@ -184,11 +184,12 @@ def test_installers_ship_every_file_of_the_built_in_model():
 
 
 def test_how_much_of_a_question_the_model_reads_as_words(tmp_path, monkeypatch):
-    """English whole, German in pieces, Russian, Arabic and Chinese letter by letter or unknown;
-    a model whose tokenizer cannot be read is not judged."""
+    """English whole, German in pieces, Chinese by the characters the vocabulary knows, Russian and
+    Arabic letter by letter; a model whose tokenizer cannot be read is not judged."""
     assert embedding.reads("how do I keep backups from running while people are at work") > 0.8
     assert 0.3 < embedding.reads("wie verhindere ich, dass die Versicherung kürzt") < 0.8
-    for question in ("можно ли купить что-то напрямую", "كم مدة إجازة الأم بعد أن تلد", "能不能把网关直接插到墙上"):
+    assert 0.0 < embedding.reads("能不能把网关直接插到墙上") < 0.5  # most of these characters are [UNK] to it
+    for question in ("можно ли купить что-то напрямую", "كم مدة إجازة الأم بعد أن تلد"):
         assert embedding.reads(question) == 0.0
     assert embedding.reads("1234 ...") == 1.0  # nothing to read: nothing held against the model
     folder = tmp_path / "no-tokenizer"

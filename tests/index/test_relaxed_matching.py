@@ -251,8 +251,8 @@ def test_only_one_word_in_the_document_still_ranks_pages_by_it(tmp_path):
     assert [m["page"] for m in matches] == [3, 1] and all(m["score"] > 0 for m in matches)
 
 
-def test_a_model_that_cannot_read_the_question_adds_nothing():
+def test_a_model_that_cannot_read_the_question_only_fills_places_the_words_leave():
     # a model spelling the question letter by letter singles pages out at random: weight 0
     fused = keyword_first([], [("x", 3.0), ("y", 2.0)], ["z", "y"], 5, standout={"y": 9.0, "z": 9.0},
                           meaning_weight=0.0)
-    assert fused == [("x", "keyword"), ("y", "keyword")]
+    assert fused == [("x", "keyword"), ("y", "keyword"), ("z", "semantic")]
