@@ -25,9 +25,8 @@ from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, LibraryBackend, Se
 from pdfdesk.index import embedding
 from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
 from pdfdesk.index.library_fts import SqliteLibrary
-from pdfdesk.index.paragraphs import paragraph_shares, term_weights
+from pdfdesk.index.paragraphs import paragraph_shares, question_terms, term_weights
 from pdfdesk.index.query_parsing import word_parser
-from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.store import PAGES, SECTIONS, _schema
 
@@ -93,7 +92,7 @@ def _by_evidence(query: str, ranking: LibraryRanking, partial: list[Hit], limit:
     pages: dict[str, list[int]] = {}
     for hit in partial:
         pages.setdefault(hit.fingerprint, []).append(hit.page)
-    terms = parse_terms(query).stems
+    terms = question_terms(query)
     together: dict[Key, float] = {}
     standout: dict[Key, float] = {}
     for fingerprint, numbers in pages.items():

@@ -16,8 +16,12 @@ from collections.abc import Iterable, Mapping
 from pdfdesk.core.lru import SharedLRU
 from pdfdesk.index.analysis import GRAM_MARK, analyze
 from pdfdesk.index.page_text import PageTextStore, Word
+from pdfdesk.index.query_terms import parse_terms
 
 Paragraphs = tuple[frozenset[str], ...]  # the index terms of each text block of a page
+# A question has a few words; a pasted passage of 1,000 Chinese characters has a thousand bigrams,
+# and each term's rarity is one look-up per document: the first MAX_TERMS terms stand for it.
+MAX_TERMS = 32
 
 # searches run on several threads at once; a page's paragraphs are the same for every query
 _paragraphs: SharedLRU[tuple[str, int], Paragraphs] = SharedLRU(4096)
@@ -53,6 +57,14 @@ def page_paragraphs(fingerprint: str, numbers: Iterable[int]) -> dict[int, Parag
             found[number] = paragraphs_of_words(record.words)
             _paragraphs.put((fingerprint, number), found[number])
     return found
+
+
+def question_terms(query: str) -> list[str]:
+    """The terms that decide a query's match, in the order typed, at most MAX_TERMS of them."""
+    deciding = parse_terms(query).stems
+    ordered = [term for term in dict.fromkeys(analyze(query, query=True)) if term in deciding]
+    ordered += sorted(deciding - set(ordered))  # a phrase's terms, or a part the query analyses apart
+    return [term for term in ordered if not term.startswith(GRAM_MARK)][:MAX_TERMS]
 
 
 def term_weights(pages: int, frequencies: Mapping[str, int]) -> dict[str, float]:

@@ -28,7 +28,7 @@ from pdfdesk.index.matches import PAGE, SECTION, Match
 from pdfdesk.index.outline_placing import outline_entries, place_on_lines
 from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.page_lines import page_lines
-from pdfdesk.index.paragraphs import paragraph_shares, term_weights
+from pdfdesk.index.paragraphs import paragraph_shares, question_terms, term_weights
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
@@ -319,7 +319,7 @@ def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: l
     one of its paragraphs holds."""
     if not pages:
         return {}
-    weights = term_weights(*index.page_frequencies(parse_terms(query).stems))
+    weights = term_weights(*index.page_frequencies(question_terms(query)))
     return {("page", number): share for number, share in paragraph_shares(target.fingerprint, pages, weights).items()}
 
 
