@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 
 from whoosh.query import Query
 
-from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, LibraryBackend, SectionHit
 from pdfdesk.index import embedding
+from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, LibraryBackend, SectionHit
 from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.paragraphs import paragraph_shares, question_terms, term_weights
