@@ -23,8 +23,10 @@ Paragraphs = tuple[frozenset[str], ...]  # the index terms of each text block of
 # and each term's rarity is one look-up per document: the first MAX_TERMS terms stand for it.
 MAX_TERMS = 32
 
-# searches run on several threads at once; a page's paragraphs are the same for every query
-_paragraphs: SharedLRU[tuple[str, int], Paragraphs] = SharedLRU(4096)
+# Searches run on several threads at once; a page's paragraphs are the same for every query. A
+# page's sets take about 36 KB (the hybrid bench's pages): 512 pages hold about 18 MB, the pages
+# of a dozen questions; 4,096 took the 10,000-document library's search process from 274 to 387 MB.
+_paragraphs: SharedLRU[tuple[str, int], Paragraphs] = SharedLRU(512)
 
 
 def paragraphs_of_words(words: Iterable[Word]) -> Paragraphs:
