@@ -11,14 +11,22 @@ query does not re-read the PDF.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import pymupdf
 
 from pdfdesk.core.lru import SharedLRU
 from pdfdesk.core.text import text_page
-from pdfdesk.index.analysis import analyze, fold, has_arabic, has_cjk
-from pdfdesk.index.page_text import TEXT_LAYER, PageTextStore, Word, stored_page
+from pdfdesk.index.analysis import analyze, fold, has_arabic, has_cjk, has_presentation_forms
+from pdfdesk.index.page_text import (
+    TEXT_LAYER,
+    PageTextStore,
+    Word,
+    set_in_presentation_forms,
+    shaped_text_page,
+    stored_page,
+)
 from pdfdesk.index.query_terms import QueryTerms
 
 MIN_PARAGRAPH_CHARS = 80
@@ -83,12 +91,13 @@ def layout_of_words(found: tuple[Word, ...]) -> PageLayout:
     terms: dict[str, frozenset[str]] = {}  # a page says most of its words several times
     for word in found:
         x0, y0, x1, y1 = word.box
+        shown = _shown(word.text)
         lowered = fold(word.text).strip(_STRIP)
         if lowered:
             if lowered not in terms:
                 terms[lowered] = frozenset(analyze(lowered))
-            words.append((word.box, word.text, lowered, terms[lowered]))
-        lines.setdefault((word.block, word.line), []).append(word.text)
+            words.append((word.box, shown, lowered, terms[lowered]))
+        lines.setdefault((word.block, word.line), []).append(shown)
         box = boxes.setdefault(word.block, [x0, y0, x1, y1])
         box[:] = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
     texts: dict[int, list[str]] = {}
@@ -99,16 +108,26 @@ def layout_of_words(found: tuple[Word, ...]) -> PageLayout:
 
 
 def _read_layout(page: pymupdf.Page) -> PageLayout:
-    """One pass over the page's text layer gives both the words (for hits) and the blocks (for excerpts)."""
+    """One pass over the page's text layer gives both the words (for hits) and the blocks (for
+    excerpts); a page set in Arabic presentation forms is read with its forms kept, as the
+    page-text record reads it, and shown in its letters."""
     textpage = text_page(page)
+    found = page.get_text("blocks", textpage=textpage)
+    if has_arabic("".join(b[4] for b in found)) and set_in_presentation_forms(page, textpage):
+        textpage = shaped_text_page(page)
+        found = page.get_text("blocks", textpage=textpage)
     words = []
     for x0, y0, x1, y1, word, *_ in page.get_text("words", textpage=textpage):
         lowered = fold(word).strip(_STRIP)
         if lowered:
-            words.append(((x0, y0, x1, y1), word, lowered, frozenset(analyze(lowered))))
-    blocks = [(tuple(b[:4]), b[4].strip()) for b in page.get_text("blocks", textpage=textpage)
-              if b[6] == 0 and b[4].strip()]
+            words.append(((x0, y0, x1, y1), _shown(word), lowered, frozenset(analyze(lowered))))
+    blocks = [(tuple(b[:4]), _shown(b[4].strip())) for b in found if b[6] == 0 and b[4].strip()]
     return PageLayout(words, blocks, "\n".join(text for _, text in blocks))
+
+
+def _shown(text: str) -> str:
+    """Arabic read in its presentation forms, shown in its letters, as a reader copies it."""
+    return unicodedata.normalize("NFKC", text) if has_presentation_forms(text) else text
 
 
 def hit_rects(page: pymupdf.Page, layout: PageLayout, terms: QueryTerms) -> tuple[list[pymupdf.Rect], list[str]]:

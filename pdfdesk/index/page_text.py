@@ -30,7 +30,7 @@ from pdfdesk.index.analysis import (
 )
 from pdfdesk.index.database import Database, aggregate, collection_database, first_row, register_schema
 
-RECORD_VERSION = 3
+RECORD_VERSION = 4
 TEXT_LAYER, OCR = "text", "ocr"
 
 
@@ -61,25 +61,46 @@ def searchable_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None
     no spaces between words, and MuPDF replaces the forms that show where a word ends by plain
     letters unless told to keep ligatures; on such pages the shaped text is read once more and
     cut into words by those forms."""
+    return _searchable(page, textpage)[0]
+
+
+def _searchable(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> tuple[str, bool]:
+    """(the searchable text, whether it was read in presentation forms)."""
     text = page_text(page, textpage)
     if not has_arabic(text):
-        return text
+        return text, False
     shaped = page.get_text("text", flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_LIGATURES)
     if not has_presentation_forms(shaped):
-        return text
+        return text, False
     # the letters' plain forms, as MuPDF gives them, for the embedding model as for a reader
-    return unicodedata.normalize("NFKC", space_presentation_words(shaped))
+    return unicodedata.normalize("NFKC", space_presentation_words(shaped)), True
+
+
+def shaped_text_page(page: pymupdf.Page) -> pymupdf.TextPage:
+    """The page's text layer with its presentation forms kept, for reading its words: MuPDF's
+    plain letters put a lam-alef ligature's letters in the wrong order ("األجور" for "الأجور"),
+    so such words matched neither the page's text nor a query. The analyzer reads the forms
+    (and where a run of them holds several words); a reader is shown their letters (NFKC)."""
+    return page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_LIGATURES)
 
 
 def extract_page(page: pymupdf.Page, words: bool = True) -> PageText:
-    """The record of one page from its text layer: text and words read from one TextPage."""
+    """The record of one page from its text layer: text and words read from one TextPage (a
+    second, keeping the forms, on a page set in Arabic presentation forms)."""
     textpage = text_page(page)
-    text = searchable_text(page, textpage)
+    text, shaped = _searchable(page, textpage)
     found: tuple[Word, ...] = ()
     if words and text.strip():
+        if shaped:
+            textpage = shaped_text_page(page)
         found = tuple(Word(w[4], (round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1)), w[5], w[6])
                       for w in page.get_text("words", textpage=textpage))
     return PageText(page.number + 1, text, TEXT_LAYER, None, found)
+
+
+def set_in_presentation_forms(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> bool:
+    """Whether the page's Arabic is set in presentation forms (its words are then read shaped)."""
+    return _searchable(page, textpage)[1]
 
 
 # -- packing words: boxes as 16-bit tenths of a point, block and line numbers, words joined, the

@@ -121,3 +121,34 @@ def test_a_schema_registered_after_the_connection_opened_is_created_on_its_next_
         connection.execute("INSERT INTO late_table (y) VALUES (1)")
     with db.reading() as connection:
         assert connection.execute("SELECT y FROM late_table").fetchall() == [(1,)]
+
+
+def test_arabic_set_in_presentation_forms_is_recorded_with_its_lam_alef_words_intact(tmp_path):
+    """MuPDF's plain letters put a lam-alef ligature's letters in the wrong order ("األجور"): the
+    record's words are read with their forms kept, so paragraphs, highlights and excerpts see the
+    words the page's text has."""
+    from pathlib import Path
+
+    from pdfdesk.index.analysis import GRAM_MARK, analyze
+    from pdfdesk.index.page_text import extract_page
+    from pdfdesk.index.paragraphs import paragraphs_of_words
+    from pdfdesk.tools import call_tool
+    from tests.prose_pdfs import shape_arabic
+
+    dejavu = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if not dejavu.exists():
+        pytest.skip("DejaVu Sans is not installed")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_font(fontname="dv", fontfile=str(dejavu))
+    # glyphs placed right to left, as a right-to-left typesetter places them
+    page.insert_text((72, 100), shape_arabic("جدول سلم الأجور الأساسية للموظفين")[::-1], fontname="dv", fontsize=14)
+    path = tmp_path / "arabic.pdf"
+    doc.save(path)
+    with pymupdf.open(path) as opened:
+        record = extract_page(opened[0])
+    text_terms = {t for t in analyze(record.text) if not t.startswith(GRAM_MARK)}
+    assert text_terms and text_terms <= set().union(*paragraphs_of_words(record.words))
+    result = call_tool("pdf_search", {"path": str(path), "query": "الأجور", "mode": "keyword"})
+    match = result.details["matches"][0]
+    assert match["rects"] and "الأجور" in match["excerpt"] and "األجور" not in match["excerpt"]
