@@ -18,10 +18,11 @@ from whoosh.qparser import QueryParserError
 from pdfdesk.core import paths
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, VALIDATION_ERROR, PdfDeskError
-from pdfdesk.core.lru import LRU, SharedLRU
+from pdfdesk.core.lru import LRU
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.index import embedding, semantic
 from pdfdesk.index.builder import Target, vectors_pending
+from pdfdesk.index.document_vectors import stores, vectors_embedded
 from pdfdesk.index.excerpts import page_hits, passage_hits, prime_layouts
 from pdfdesk.index.hybrid import MEANING_CANDIDATES, MEANING_WEIGHT, keyword_first, rrf
 from pdfdesk.index.matches import PAGE, SECTION, Match
@@ -209,45 +210,6 @@ def add_note(details: dict[str, Any], note: str) -> None:
     details["note"] = f"{details['note']}. {note}" if details.get("note") else note
 
 
-def _stores(index: DocumentIndex) -> semantic.SemanticStore:
-    """One SemanticStore per index folder, so its checked chunks stay cached between queries."""
-    return _semantic_stores.get_or_make(index.folder, lambda: semantic.SemanticStore(index.folder))
-
-
-# Searches run on several threads at once (GUI workers, MCP calls) with no lock around this.
-_semantic_stores: SharedLRU[Any, semantic.SemanticStore] = SharedLRU(32)
-
-
-def vectors_embedded(index: DocumentIndex, state: IndexState | None) -> int:
-    """Pages whose vectors exist, were made by the configured model and pass their check (a store
-    that fails is reported for the owner to redo)."""
-    if state is None or state.semantic_model != semantic.vectors_label() or index.damage() == semantic.SEMANTIC_DIR:
-        return 0
-    check = _stores(index).check()
-    if check.usable and state.semantic_complete and check.pages_done < state.pages_total:
-        check = semantic.StoreCheck(False, 0, f"vectors end at page {check.pages_done} of {state.pages_total}")
-    if not check.usable:
-        index.report_damage(semantic.SEMANTIC_DIR, check.problem or "unreadable")
-        return 0
-    return check.pages_done
-
-
-def meaning_standouts(fingerprint: str, query: str, pages: list[int]) -> dict[int, float]:
-    """How far each page stands out in meaning among its own document's pages (see
-    `semantic.Nearest`); {} while the document has no usable vectors or no model loads."""
-    if not embedding.model_status()[0]:
-        return {}
-    index = DocumentIndex(fingerprint)
-    if not vectors_embedded(index, index.read_state()):
-        return {}
-    try:
-        nearest = _stores(index).search(query, 1)
-    except semantic.StoreDamaged as exc:
-        index.report_damage(semantic.SEMANTIC_DIR, str(exc))
-        return {}
-    return {page: nearest.standout(page) for page in pages}
-
-
 def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str, sections: bool,
                       limit: int, details: dict[str, Any]) -> Ranking:
     ranking = Ranking()
@@ -261,7 +223,7 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
         return ranking
     section_list = index.sections() if sections else []
     try:
-        nearest = _stores(index).search(query, limit * 4)
+        nearest = stores(index).search(query, limit * 4)
     except semantic.StoreDamaged as exc:
         index.report_damage(semantic.SEMANTIC_DIR, str(exc))
         return ranking

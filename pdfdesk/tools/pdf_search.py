@@ -24,7 +24,8 @@ from pdfdesk.index.library import INDEXED, Library, LibraryEntry
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.matches import PAGE, Match
 from pdfdesk.index.owner import start_background_owner
-from pdfdesk.index.search import decorate_matches, meaning_standouts, search_document
+from pdfdesk.index.document_vectors import meaning_standouts
+from pdfdesk.index.search import decorate_matches, search_document
 from pdfdesk.tools.common import document_details
 from pdfdesk.tools.contract import (
     PASSWORD_PROPERTY,
