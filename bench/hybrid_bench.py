@@ -33,21 +33,11 @@ sys.path.insert(0, str(ROOT))
 os.environ["PDFDESK_HOME"] = tempfile.mkdtemp(prefix="pdfdesk-hybrid-bench-")
 os.environ["PDFDESK_BACKGROUND_INDEXING"] = "0"
 
-from bench.hybrid_corpus import Question, build_corpus  # noqa: E402 - after the data folder is set
+from bench.hybrid_corpus import build_corpus  # noqa: E402 - after the data folder is set
 from pdfdesk.core.config import Config, set_config  # noqa: E402
-from bench.indexing import add_to_library, index  # noqa: E402
-from pdfdesk.tools import call_tool  # noqa: E402
+from bench.indexing import add_to_library, answer_rank, index, mrr  # noqa: E402
 
 SCRIPTS = ("latin", "cyrillic", "cjk", "arabic")
-
-
-def rank(path: Path, question: Question, mode: str, library: bool = False) -> int | None:
-    where = {"library": True} if library else {"path": str(path)}
-    result = call_tool("pdf_search", {**where, "query": question.text, "mode": mode, "max_results": 10})
-    if result.is_error:
-        return None
-    return next((i for i, m in enumerate(result.details["matches"], 1)
-                 if m["page"] == question.page and (not library or Path(m["file"]).name == path.name)), None)
 
 
 NEVER_BELOW = -0.01  # auto against keyword: at most this much lower, in any script or half
@@ -56,10 +46,6 @@ NEVER_BELOW = -0.01  # auto against keyword: at most this much lower, in any scr
 def document_margin(kind: str, script: str | None) -> float:
     """What auto must add to keyword in one document: 0.05 for paraphrases over all scripts."""
     return 0.05 if kind == "paraphrase" and script is None else NEVER_BELOW
-
-
-def mrr(ranks: list[int | None]) -> float:
-    return sum(1.0 / r for r in ranks if r) / max(len(ranks), 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     for path, questions in corpus:
         for question in questions:
             for mode in modes:
-                ranks[(mode, question.kind, question.script, question.half)].append(rank(path, question, mode))
+                ranks[(mode, question.kind, question.script, question.half)].append(
+                    answer_rank(path, question.text, question.page, mode))
     library_modes = [mode for mode in ("keyword", "auto") if mode in modes]
     if not args.no_library and library_modes:
         started = time.perf_counter()
@@ -91,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
             for question in questions:
                 for mode in library_modes:
                     library_ranks[(mode, question.kind, question.script, question.half)].append(
-                        rank(path, question, mode, library=True))
+                        answer_rank(path, question.text, question.page, mode, library=True))
 
     misses = report(ranks, modes, "page", document_margin)
     if library_ranks:

@@ -1,4 +1,4 @@
-"""Indexing documents the way the app does, for the benches that then ask questions of them."""
+"""Indexing documents the way the app does, and asking them questions, for the relevance benches."""
 
 from __future__ import annotations
 
@@ -23,3 +23,21 @@ def add_to_library(folder: Path) -> None:
     library = Library()
     library.add([str(folder)])
     build_library_index(library.register(), library)
+
+
+def answer_rank(path: Path, query: str, page: int, mode: str, library: bool = False) -> int | None:
+    """Where `pdf_search` puts `page` of `path` among its first 10 results (asked of that document,
+    or of the whole library), or None."""
+    from pdfdesk.tools import call_tool
+
+    where = {"library": True} if library else {"path": str(path)}
+    result = call_tool("pdf_search", {**where, "query": query, "mode": mode, "max_results": 10})
+    if result.is_error:
+        return None
+    return next((i for i, m in enumerate(result.details["matches"], 1)
+                 if m["page"] == page and (not library or Path(m["file"]).name == path.name)), None)
+
+
+def mrr(ranks: list[int | None]) -> float:
+    """Mean reciprocal rank; a question not answered in the first 10 counts 0."""
+    return sum(1.0 / r for r in ranks if r) / max(len(ranks), 1)

@@ -40,9 +40,8 @@ sys.path.insert(0, str(ROOT))
 os.environ["PDFDESK_HOME"] = tempfile.mkdtemp(prefix="pdfdesk-real-docs-bench-")
 os.environ["PDFDESK_BACKGROUND_INDEXING"] = "0"
 
-from bench.indexing import add_to_library, index  # noqa: E402 - after the data folder is set
+from bench.indexing import add_to_library, answer_rank, index, mrr  # noqa: E402 - after the data folder is set
 from pdfdesk.core.config import Config, set_config  # noqa: E402
-from pdfdesk.tools import call_tool  # noqa: E402
 
 QUESTIONS = ROOT / "bench" / "real_docs_questions.json"
 NEVER_BELOW = -0.01
@@ -84,19 +83,6 @@ def _extract(document: dict, target: Path) -> None:
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def rank(path: Path, question: dict, mode: str, library: bool = False) -> int | None:
-    where = {"library": True} if library else {"path": str(path)}
-    result = call_tool("pdf_search", {**where, "query": question["text"], "mode": mode, "max_results": 10})
-    if result.is_error:
-        return None
-    return next((i for i, m in enumerate(result.details["matches"], 1)
-                 if m["page"] == question["page"] and (not library or Path(m["file"]).name == path.name)), None)
-
-
-def mrr(ranks: list[int | None]) -> float:
-    return sum(1.0 / r for r in ranks if r) / max(len(ranks), 1)
 
 
 def report(ranks: dict[tuple[str, str, str], list[int | None]], modes: list[str], what: str) -> list[str]:
@@ -147,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     for question in questions:
         for mode in modes:
             ranks[(mode, question["kind"], language_of[question["file"]])].append(
-                rank(args.folder / question["file"], question, mode))
+                answer_rank(args.folder / question["file"], question["text"], question["page"], mode))
     misses = report(ranks, modes, "page")
     if not args.no_library:
         library_folder = Path(tempfile.mkdtemp(prefix="pdfdesk-real-library-"))
@@ -158,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         for question in questions:
             for mode in ("keyword", "auto"):
                 library_ranks[(mode, question["kind"], language_of[question["file"]])].append(
-                    rank(library_folder / question["file"], question, mode, library=True))
+                    answer_rank(library_folder / question["file"], question["text"], question["page"], mode,
+                                library=True))
         misses += report(library_ranks, ["keyword", "auto"], "library page")
     print("\ntargets: " + ("all met" if not misses else "MISSED:\n  " + "\n  ".join(misses)))
     return 1 if misses and args.check else 0
