@@ -94,7 +94,9 @@ Architecture: ${arch}
 Maintainer: pdfdesk developers <pdfdesk@users.noreply.invalid>
 Installed-Size: ${installed_kb}
 Depends: ${depends}
-Recommends: tesseract-ocr, xdg-utils
+Recommends: tesseract-ocr, tesseract-ocr-eng, tesseract-ocr-osd, tesseract-ocr-deu, tesseract-ocr-fra,
+ tesseract-ocr-spa, tesseract-ocr-ita, tesseract-ocr-por, tesseract-ocr-rus, tesseract-ocr-chi-sim,
+ tesseract-ocr-jpn, tesseract-ocr-ara, xdg-utils
 Section: text
 Priority: optional
 Description: desktop workbench for reviewing PDFs with an embedded agent

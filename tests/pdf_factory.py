@@ -164,3 +164,38 @@ def broken_xref_pdf(source: Path, path: Path) -> Path:
     start = data.rfind(b"startxref")
     path.write_bytes(data[:start] + b"startxref\n999999\n%%EOF\n")
     return path
+
+
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def born_digital_page(doc: pymupdf.Document, text: str, title: str | None = None) -> pymupdf.Page:
+    """A text page; Cyrillic and Greek are set in DejaVu Sans when the system has it."""
+    page = doc.new_page()
+    font = {"fontname": "dejavu", "fontfile": DEJAVU} if not text.isascii() and Path(DEJAVU).exists() else {}
+    if title:
+        page.insert_text((72, 80), title, fontsize=18, **font)
+    page.insert_textbox(pymupdf.Rect(72, 110, 520, 780), text, fontsize=12, **font)
+    return page
+
+
+def scanned_pdf(path: Path, pages: list[str], dpi: int = 200, turn: dict[int, int] | None = None,
+                rotate: dict[int, int] | None = None, titles: list[str] | None = None) -> Path:
+    """A scan of born-digital pages: each page rendered grey at `dpi` and placed as the only image
+    of a page with no text layer. `turn` {page: degrees} draws that page's image turned (a sheet
+    fed sideways); `rotate` {page: degrees} sets the page's /Rotate (a viewer turns it back)."""
+    source = pymupdf.open()
+    for number, text in enumerate(pages, 1):
+        born_digital_page(source, text, titles[number - 1] if titles else None)
+    scan = pymupdf.open()
+    for number, page in enumerate(source, 1):
+        png = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
+        degrees = (turn or {}).get(number, 0)
+        width, height = page.rect.width, page.rect.height
+        if degrees in (90, 270):
+            width, height = height, width
+        target = scan.new_page(width=width, height=height)
+        target.insert_image(target.rect, stream=png, rotate=degrees)
+        if (rotate or {}).get(number):
+            target.set_rotation(rotate[number])  # type: ignore[index]
+    return save(scan, path)

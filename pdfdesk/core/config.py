@@ -66,6 +66,8 @@ class Config:
     semantic: bool = True               # use an embedding model when one is available
     embedding_model: str = BUILTIN_EMBEDDING_MODEL  # or a downloaded org/model (pdfdesk model fetch)
     embedding_model_path: str | None = None  # a local model folder instead of a download
+    ocr: bool = True                    # recognise scanned pages' text with Tesseract while indexing
+    ocr_languages: str = ""             # Tesseract's names joined by "+" ("deu+eng"); "" = locale + English
     agent_model: str | None = None      # "provider/model" the chat uses; None = a key decides, else offline
     pdf_model: str | None = None        # the `pdf` tool's primary model
     pdf_model_fallbacks: tuple[str, ...] = ()
@@ -91,6 +93,7 @@ class Config:
 
 # The built-in model's name has the same org/model shape as the downloadable ones.
 EMBEDDING_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+OCR_LANGUAGES = re.compile(r"^\s*([a-z]{3}(_[a-z]{3,4})?(\s*[+,]\s*|\s+)?)*$")  # "deu+eng", or empty
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,10 @@ SCHEMA: tuple[Setting, ...] = (
             valid=lambda v: EMBEDDING_MODEL_NAME.match(v) is not None),
     Setting("search", "embeddingModelPath", "embedding_model_path", "folder", "Local model folder",
             expects="a folder path", valid=lambda v: bool(v.strip())),
+    Setting("ocr", "enabled", "ocr", "flag", "Recognise text on scanned pages (OCR)"),
+    Setting("ocr", "languages", "ocr_languages", "text", "OCR languages",
+            expects='Tesseract language names joined by "+", like "deu+eng" (empty: the system language and English)',
+            valid=lambda v: OCR_LANGUAGES.match(v) is not None),
 )
 _BY_KEY = {(setting.section, setting.key): setting for setting in SCHEMA}
 _OWNED_SECTIONS = {setting.section for setting in SCHEMA} | {"providers"}

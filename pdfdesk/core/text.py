@@ -93,21 +93,6 @@ def survey_text_layer(doc: pymupdf.Document, max_pages: int = SURVEY_MAX_PAGES) 
     return TextLayerSurvey(without, scanned, checked)
 
 
-def tesseract_available() -> bool:
-    """True when PyMuPDF can find Tesseract's language data, so OCR can run."""
-    try:
-        return bool(pymupdf.get_tessdata())
-    except Exception:
-        return False
-
-
-def ocr_page_text(page: pymupdf.Page, language: str = "eng", dpi: int = 300) -> str:
-    """OCR a page through PyMuPDF's Tesseract bridge (caller checks `tesseract_available`)."""
-    check_page(page)
-    textpage = page.get_textpage_ocr(language=language, dpi=dpi, full=True)
-    return page_text(page, textpage=textpage)
-
-
 def passage_rects(page: pymupdf.Page, passage: str, limit: int = 8) -> list[tuple[float, float, float, float]]:
     """Where a quoted passage sits on its page: the rectangles of its opening words, trying
     shorter openings when the whole does not match (quotes are often reflowed or cut)."""

@@ -32,7 +32,7 @@ DEFAULTS = Config()
 # Tabs of schema fields: title and the config sections shown on it ("Providers and keys" is built
 # by hand: providers are a table of named servers, and keys live in the keyring, not the file).
 TABS = (("Models", ("models",)), ("Limits", ("limits", "agent")), ("Files and network", ("files", "network")),
-        ("Search", ("search",)))
+        ("Search", ("search", "ocr")))
 
 
 def _key_status(providers: list[str]) -> dict[str, str | None]:

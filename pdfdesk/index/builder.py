@@ -20,7 +20,7 @@ from pdfdesk.index.headings import heading_starts
 from pdfdesk.index.outline_placing import outline_starts
 from pdfdesk.index.page_lines import Line, page_lines
 from pdfdesk.index.library_fts import SqliteLibrary
-from pdfdesk.index.page_text import PageText, PageTextStore, SectionText, extract_page, stored_texts
+from pdfdesk.index.page_text import OCR, SCANNED, PageText, PageTextStore, SectionText, Word, extract_page, stored_texts
 from pdfdesk.index.sections import SectionStart, split_sections
 from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
 
@@ -49,6 +49,8 @@ def page_texts(target: Target, first: int, last: int) -> list[tuple[int, str]]:
         records = _read_pages(target, missing)
         PageTextStore().write(target.fingerprint, _page_count(target), records)
         stored.update((record.page, record.text) for record in records)
+        if any(record.source == SCANNED for record in records):  # some may have been recognised before
+            stored.update(stored_texts(target.fingerprint, first, last))
     return [(number, stored.get(number, "")) for number in range(first, last + 1)]
 
 
@@ -78,6 +80,26 @@ def _extract_lines(target: Target, numbers: list[int]) -> dict[int, list[Line]]:
                     lines[number] = page_lines(opened.doc.load_page(number - 1))
                 except Exception:
                     lines[number] = []
+    bare = [number for number, found in lines.items() if not found]
+    if bare:  # scanned pages: their lines are those recognised
+        for number, record in PageTextStore().pages(target.fingerprint, bare).items():
+            if record.source == OCR and record.words:
+                lines[number] = recognised_lines(record.words)
+    return lines
+
+
+def recognised_lines(words: tuple[Word, ...]) -> list[Line]:
+    """A scanned page's lines from its recognised words, in reading order; a line's size is its
+    height (a heading's letters stand taller than the body's, as its font size does)."""
+    grouped: dict[tuple[int, int], list[Word]] = {}
+    for word in words:
+        grouped.setdefault((word.block, word.line), []).append(word)
+    lines = []
+    for key in sorted(grouped, key=lambda k: (min(w.box[1] for w in grouped[k]), k)):
+        found = grouped[key]
+        y0, y1 = min(w.box[1] for w in found), max(w.box[3] for w in found)
+        heights = sorted(w.box[3] - w.box[1] for w in found)
+        lines.append(Line(y0, y1, " ".join(w.text for w in found), round(heights[len(heights) // 2], 1), False))
     return lines
 
 
@@ -105,6 +127,13 @@ def _section_lines(target: Target, pages_total: int,
             return starts, lines, "outline", title
     lines = _extract_lines(target, list(range(1, pages_total + 1)))
     return heading_starts(lines), lines, "headings", title
+
+
+def rebuild_sections(target: Target, index: DocumentIndex, state: IndexState) -> bool:
+    """Split the sections again from the record (after recognition gave scanned pages text)."""
+    texts = dict(page_texts(target, 1, state.pages_total))
+    state.sections_indexed = False
+    return _build_sections(target, index, state, texts)
 
 
 def _build_sections(target: Target, index: DocumentIndex, state: IndexState, texts: dict[int, str]) -> bool:

@@ -7,8 +7,10 @@ says, in one line, why a document has no vectors when no embedding model is avai
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from collections.abc import Sequence
 
 from pdfdesk.core.paths import (
     app_data_dir,
@@ -18,7 +20,9 @@ from pdfdesk.core.paths import (
 )
 from pdfdesk.index import embedding
 from pdfdesk.index.library import FAILED, Library, build_library_index, hand_to_owner, sync_index
-from pdfdesk.index.owner import KEYWORD, default_owner, stage_needed
+from pdfdesk.index.owner import KEYWORD, RECOGNITION, default_owner, stage_needed
+from pdfdesk.index.queue import INTERACTIVE
+from pdfdesk.index.recognition import ocr_wanted
 
 
 class _Bar:
@@ -33,7 +37,7 @@ class _Bar:
         filled = int(width * done / max(total, 1))
         elapsed = time.monotonic() - started
         rate = f" {(done - base) / elapsed:,.0f} p/s" if elapsed > 0.2 and done > base else ""
-        label = "pages" if stage == KEYWORD else "pages embedded"
+        label = {KEYWORD: "pages", RECOGNITION: "pages recognised"}.get(stage, "pages embedded")
         sys.stderr.write(f"\r{name[:34]:34} {stage[:7]:7} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
                          f"{label}{rate}\033[K")
         if done >= total:
@@ -125,3 +129,35 @@ def _index_paths(paths: list[str]) -> int:
     elif any(o.result == "no_model" for o in outcomes):
         sys.stderr.write(f"No vectors: {next(o.message for o in outcomes if o.result == 'no_model')}.\n")
     return 1 if failures else 0
+
+
+def recognise_before_answering(paths: Sequence[str]) -> None:
+    """`pdfdesk ask` about a scanned PDF: its scanned pages are indexed and recognised first, in
+    the foreground with a progress line, so the answer can quote them (the window and the MCP
+    server answer at once and recognise in the background; a terminal command has no later)."""
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.core.errors import PdfDeskError
+    from pdfdesk.core.text import survey_text_layer
+    from pdfdesk.index.builder import Target
+
+    if not ocr_wanted():
+        return
+    owner = default_owner()
+    wanted: set[str] = set()
+    for path in paths:
+        if not os.path.isfile(path):  # a URL or a missing file: the answer reports it
+            continue
+        try:
+            with open_pdf(path) as opened:
+                target = Target(opened.source, None, opened.fingerprint)
+                scanned = survey_text_layer(opened.doc).scanned
+        except PdfDeskError:
+            continue
+        if scanned and stage_needed(target.fingerprint) in (KEYWORD, RECOGNITION):
+            owner.submit(target, INTERACTIVE)
+            wanted.add(target.fingerprint)
+    if wanted:
+        try:
+            owner.drain(only=wanted, progress=_Bar(), wait=True)
+        except OSError:  # a data folder that cannot take it: the answer searches what there is
+            pass

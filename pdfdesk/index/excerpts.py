@@ -20,7 +20,6 @@ from pdfdesk.core.lru import SharedLRU
 from pdfdesk.core.text import text_page
 from pdfdesk.index.analysis import analyze, fold, has_arabic, has_cjk, has_presentation_forms
 from pdfdesk.index.page_text import (
-    TEXT_LAYER,
     PageTextStore,
     Word,
     set_in_presentation_forms,
@@ -64,7 +63,7 @@ def page_layout(page: pymupdf.Page, key: tuple[str, int] | None = None) -> PageL
 
 def _stored_layout(fingerprint: str, number: int) -> PageLayout | None:
     record = stored_page(fingerprint, number)
-    if record is None or not record.words or record.source != TEXT_LAYER:
+    if record is None or not record.words:  # a text layer's words, or those recognised on a scan
         return None
     return layout_of_words(record.words)
 
@@ -79,7 +78,7 @@ def prime_layouts(fingerprint: str, numbers: list[int]) -> None:
     except OSError:
         return
     for number, record in records.items():
-        if record.words and record.source == TEXT_LAYER:
+        if record.words:
             _layouts.put((fingerprint, number), layout_of_words(record.words))
 
 

@@ -229,6 +229,25 @@ class SqliteLibrary:
                 added += len(rows)
         return added
 
+    def replace_page(self, fingerprint: str, number: int, text: str) -> bool:
+        """Give one page of a document the library holds new text (a scanned page just
+        recognised), in one transaction; False when the library does not hold that page."""
+        columns = page_columns(text)
+        with self.database.writing() as db:
+            found = first_row(db.execute(
+                "SELECT r.row, r.tokens FROM lib_rows r JOIN lib_docs d ON d.id = r.doc "
+                "WHERE d.fingerprint = ? AND r.page = ?", (fingerprint, number)))
+            if found is None:
+                return False
+            row, blob = found
+            old = zlib.decompress(blob).decode().split("\n")
+            db.execute("INSERT INTO lib_fts (lib_fts, rowid, words, joined, grams) VALUES ('delete', ?, ?, ?, ?)",
+                       (row, *old))
+            db.execute("INSERT INTO lib_fts (rowid, words, joined, grams) VALUES (?, ?, ?, ?)", (row, *columns))
+            db.execute("UPDATE lib_rows SET tokens = ? WHERE row = ?",
+                       (zlib.compress("\n".join(columns).encode(), 1), row))
+        return True
+
     def replace_sections(self, fingerprint: str, sections: list[SectionText]) -> None:
         """Keep a document's sections (split by its own index build) and, when the library holds
         the document, make them searchable there; one transaction."""

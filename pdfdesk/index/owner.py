@@ -7,9 +7,10 @@ running owner's `submit`) and carry on. One process at a time per app data folde
 `pdfdesk index` works through its own documents in the foreground (a document another process is
 building is waited for, never built twice: each build holds the document's build lock).
 
-Each document goes through two stages: keyword (page text, page and section indices), then
-vectors. Every document's keyword stage comes before any document's vectors, and the vector stage
-runs at the lowest CPU and I/O priority. Both run in a child process (`core.childproc`): the
+Each document goes through up to three stages: keyword (page text, page and section indices),
+recognition of its scanned pages (OCR), then vectors. Every document's keyword stage comes before
+any other stage, then vectors (of documents with nothing to recognise), then recognition; the
+last two run at the lowest CPU and I/O priority. Both run in a child process (`core.childproc`): the
 parent keeps its interpreter to itself (the window's UI thread), a hostile PDF that hangs or
 crashes MuPDF costs only that child, and a killed child leaves its last committed batch usable.
 When no embedding model is available locally the vector stage is skipped at once, with the reason
@@ -31,34 +32,41 @@ from typing import Any
 from pdfdesk.core import childproc, paths
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import FILE_NOT_FOUND, PERMISSION_DENIED, PdfDeskError
+from pdfdesk.core.ocr import OcrUnavailable
 from pdfdesk.index import embedding
 from pdfdesk.index.builder import Target, build_index, build_vectors, vectors_pending
 from pdfdesk.index.locks import file_lock
 from pdfdesk.index.queue import INTERACTIVE, LIBRARY, IndexQueue, Job, queue_dir
+from pdfdesk.index.recognition import RecognitionLedger, build_recognition, recognition_pending
 from pdfdesk.index.semantic import SEMANTIC_DIR
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexState
 
 log = logging.getLogger(__name__)
 
-KEYWORD, VECTORS = "keyword", "vectors"
+KEYWORD, VECTORS, RECOGNITION = "keyword", "vectors", "ocr"
+# Cheap work first: every keyword stage, then vectors, then recognition (seconds a page); a
+# scanned document's vectors wait for its recognition, which would make them again.
+STAGE_ORDER = {KEYWORD: 0, VECTORS: 1, RECOGNITION: 2}
 RUNNER_LOCK = ".runner.lock"
 IDLE_POLL_S = 1.0
 STORAGE_RETRY_S = 30.0  # a read-only or full data folder is looked at again this often, not every second
 BACKGROUND_ENV = "PDFDESK_BACKGROUND_INDEXING"  # "0": one-shot commands start no background owner
 # Address-space caps (what the OS can enforce): generous, since every thread reserves address
 # space; they stop a runaway page or model from taking the machine, not honest work.
-MEMORY_CAP_MB = {KEYWORD: 2048, VECTORS: 4096}
+MEMORY_CAP_MB = {KEYWORD: 2048, VECTORS: 4096, RECOGNITION: 2048}  # Tesseract's processes have caps of their own
 StageProgress = Callable[[str, str, int, int], None]  # (document name, stage, pages done, pages total)
 
 
 def stage_needed(fingerprint: str) -> str | None:
-    """What a document's index still lacks: KEYWORD, VECTORS, or None when it is complete (vectors
-    only count when a model can make them here and now)."""
+    """What a document's index still lacks: KEYWORD, RECOGNITION, VECTORS, or None when it is
+    complete (recognition and vectors only count when Tesseract or a model can run here and now)."""
     index = DocumentIndex(fingerprint)
     state = index.read_state()
     damage = index.damage()
     if state is None or not state.complete or damage in (PAGES, SECTIONS):
         return KEYWORD
+    if recognition_pending(fingerprint):
+        return RECOGNITION
     if (vectors_pending(state) or damage == SEMANTIC_DIR) and embedding.model_status()[0]:
         return VECTORS
     return None
@@ -67,6 +75,8 @@ def stage_needed(fingerprint: str) -> str | None:
 def _deadline(stage: str, pages: int) -> float:
     """Generous for honest documents (a 2,500-page book takes well under a minute a stage), yet a
     file that keeps MuPDF busy forever is stopped."""
+    if stage == RECOGNITION:  # each page is bounded on its own (ocr.PAGE_DEADLINE_S); this stops a hang
+        return 300.0 + 60.0 * pages
     return (120.0 + 1.0 * pages) if stage == KEYWORD else (300.0 + 2.0 * pages)
 
 
@@ -104,6 +114,12 @@ def _run_stage(send: Callable[[Any], None], job: Job | None, target: Target | No
     if stage == KEYWORD:
         state: IndexState | None = build_index(target, progress=progress, wait=wait)
         finished = state is not None and state.complete
+    elif stage == RECOGNITION:
+        try:
+            build_recognition(target, progress=progress, wait=wait)
+        except OcrUnavailable as exc:
+            return {"outcome": "no_ocr", "reason": str(exc)}
+        finished = not RecognitionLedger().waiting(target.fingerprint)
     else:
         try:
             state = build_vectors(target, progress=progress, wait=wait)
@@ -135,6 +151,7 @@ class IndexOwner:
         self._thread: threading.Thread | None = None
         self.outcomes: dict[str, Outcome] = {}       # the latest outcome per document
         self.vectors_skipped: str | None = None      # why the last vector stage was skipped
+        self.recognition_skipped: str | None = None  # why the last recognition stage could not run
         self.current: tuple[str, str] | None = None  # (fingerprint, stage) being built now
         self.storage_problem: str | None = None      # why the data folder cannot be written, if it cannot
 
@@ -195,7 +212,8 @@ class IndexOwner:
 
     # -- the work -----------------------------------------------------------------------------
     def _next(self, only: set[str] | None, skip: set[str]) -> tuple[Job | None, Target | None, str] | None:
-        """The next (job, private target, stage): every keyword stage before any vectors."""
+        """The next (job, private target, stage): every keyword stage first, then vectors, then
+        recognition (STAGE_ORDER), each in the queue's order."""
         candidates: list[tuple[int, float, Job | None, Target | None]] = [
             (job.priority, job.enqueued, job, None) for job in self.queue.jobs()]
         with self._lock:
@@ -211,7 +229,7 @@ class IndexOwner:
                 continue
             if stage == KEYWORD:
                 return job, target, stage
-            if later is None:
+            if later is None or STAGE_ORDER[stage] < STAGE_ORDER[later[2]]:
                 later = (job, target, stage)
         if later is None:
             self._note_vectors_skipped()
@@ -244,7 +262,7 @@ class IndexOwner:
             outcome = self._run(job, target, stage, progress, cancel, wait)
             outcomes.append(outcome)
             self.outcomes[outcome.fingerprint] = outcome
-            if outcome.result in ("busy", "failed", "cancelled", "no_model"):
+            if outcome.result in ("busy", "failed", "cancelled", "no_model", "no_ocr"):
                 skip.add(outcome.fingerprint)
             if once or self.storage_problem is not None:  # the next document would fail alike
                 break
@@ -297,6 +315,10 @@ class IndexOwner:
         if result["outcome"] == "changed":
             self._finish(job, target)
             return Outcome(fingerprint, name, stage, "changed", "the file changed since it was queued")
+        if result["outcome"] == "no_ocr":
+            self.recognition_skipped = result["reason"]
+            self._finish(job, target)
+            return Outcome(fingerprint, name, stage, "no_ocr", result["reason"])
         if result["outcome"] == "no_model":
             self.vectors_skipped = result["reason"]
             self._finish(job, target)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
+from pdfdesk.core.ocr import needs_recognition
 from pdfdesk.core.text import TEXT_FLAGS, page_text, text_page
 from pdfdesk.index.analysis import (
     has_arabic,
@@ -30,8 +31,10 @@ from pdfdesk.index.analysis import (
 )
 from pdfdesk.index.database import Database, aggregate, collection_database, first_row, register_schema
 
-RECORD_VERSION = 4
-TEXT_LAYER, OCR = "text", "ocr"
+RECORD_VERSION = 5
+# where a page's text came from: its text layer, recognition, or nowhere yet (a scanned page
+# waiting for the OCR stage; its text layer, if any, was not text and is not kept)
+TEXT_LAYER, OCR, SCANNED = "text", "ocr", "scan"
 
 
 @dataclass(frozen=True)
@@ -86,9 +89,12 @@ def shaped_text_page(page: pymupdf.Page) -> pymupdf.TextPage:
 
 def extract_page(page: pymupdf.Page, words: bool = True) -> PageText:
     """The record of one page from its text layer: text and words read from one TextPage (a
-    second, keeping the forms, on a page set in Arabic presentation forms)."""
+    second, keeping the forms, on a page set in Arabic presentation forms). A page showing an
+    image with no usable text layer is recorded as SCANNED, for the OCR stage."""
     textpage = text_page(page)
     text, shaped = _searchable(page, textpage)
+    if needs_recognition(page, text):
+        return PageText(page.number + 1, "", SCANNED)
     found: tuple[Word, ...] = ()
     if words and text.strip():
         if shaped:
@@ -235,17 +241,33 @@ class PageTextStore:
                     found[page] = PageText(page, text, source, confidence, unpack_words(words))
         return found
 
+    def recognised(self, fingerprint: str) -> dict[int, tuple[str, float | None]]:
+        """(text, confidence) of every page of the document read by OCR (no words unpacked)."""
+        with self.database.reading() as db:
+            row = first_row(db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)))
+            if row is None or row[0] != RECORD_VERSION:
+                return {}
+            return {page: (text, confidence) for page, text, confidence in db.execute(
+                "SELECT page, text, confidence FROM page_text WHERE fingerprint = ? AND source = ?",
+                (fingerprint, OCR))}
+
     def write(self, fingerprint: str, pages_total: int, records: Iterable[PageText]) -> None:
         """Store pages of a document in one transaction (a page stored again is replaced)."""
         rows = [(fingerprint, r.page, r.source, r.confidence, r.text, pack_words(r.words)) for r in records]
         with self.database.writing() as db:
             row = first_row(db.execute("SELECT version FROM page_docs WHERE fingerprint = ?", (fingerprint,)))
             if row is not None and row[0] != RECORD_VERSION:
-                db.execute("DELETE FROM page_text WHERE fingerprint = ?", (fingerprint,))
+                # what Tesseract read is kept: a new way of reading text layers does not change
+                # it, and reading a scan again costs seconds a page
+                db.execute("DELETE FROM page_text WHERE fingerprint = ? AND source != ?", (fingerprint, OCR))
             db.execute("INSERT OR REPLACE INTO page_docs (fingerprint, version, pages_total) VALUES (?, ?, ?)",
                        (fingerprint, RECORD_VERSION, pages_total))
-            db.executemany("INSERT OR REPLACE INTO page_text (fingerprint, page, source, confidence, text, words) "
-                           "VALUES (?, ?, ?, ?, ?, ?)", rows)
+            # a scanned page read again from its file stays recognised
+            db.executemany(
+                "INSERT INTO page_text (fingerprint, page, source, confidence, text, words) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (fingerprint, page) DO UPDATE SET source = excluded.source, "
+                "confidence = excluded.confidence, text = excluded.text, words = excluded.words "
+                f"WHERE page_text.source != '{OCR}' OR excluded.source != '{SCANNED}'", rows)
 
     def sections(self, fingerprint: str) -> list[SectionText]:
         """The document's sections as its own index last split them (none until it has)."""
