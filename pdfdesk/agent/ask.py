@@ -56,5 +56,9 @@ async def _ask(question: str, documents: Sequence[str], model: str | None, quiet
 
 
 def ask(question: str, documents: Sequence[str], model: str | None = None, quiet: bool = False) -> int:
-    """Run one question to completion; 0 when answered, 1 when the model failed or said nothing."""
+    """Run one question to completion; 0 when answered, 1 when the model failed or said nothing.
+    Scanned documents are recognised first (with progress on stderr)."""
+    from pdfdesk.index.cli_index import recognise_before_answering
+
+    recognise_before_answering(documents)
     return asyncio.run(_ask(question, documents, model, quiet, sys.stdout, sys.stderr))

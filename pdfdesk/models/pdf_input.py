@@ -7,6 +7,7 @@ markers, no quotes), so neither can pose as pdfdesk's own words to the model."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.fence import fence, neutralise
 from pdfdesk.core.pages import format_page_set, pages_within
 from pdfdesk.core.render import render_pixmap
+from pdfdesk.core.ocr import usable_text
 from pdfdesk.core.text import page_text
 from pdfdesk.models.providers.base import ImagePart, Part, PdfPart, TextPart
 
@@ -48,6 +50,7 @@ class Extraction:
     pixels_total: int = 0
     notes: list[str] = field(default_factory=list)
     has_content: bool = False
+    recognised: dict[str, list[int]] = field(default_factory=dict)  # name -> pages whose text came from OCR
 
 
 def load_pdfs(references: list[str], pages: str | int | None, max_bytes: int, password: str | None,
@@ -95,11 +98,15 @@ def _allotment(count: int) -> tuple[int, int]:
     return renderable, PIXEL_BUDGET // renderable
 
 
+Recognised = Callable[[str, list[int]], dict[int, tuple[str, float | None]]]  # (fingerprint, pages) -> OCR text
+
+
 def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images: bool, config: Config,
-                     notes: list[str] | None = None) -> Extraction:
+                     notes: list[str] | None = None, recognised: Recognised | None = None) -> Extraction:
     """Text of the selected pages (at most `max_pages` in all); text-poor pages as PNGs when the model
-    takes images, each at least legible, all within PIXEL_BUDGET. `notes` (what the caller left out)
-    go to the model with the extraction's own notes, which alone are kept in `Extraction.notes`."""
+    takes images, each at least legible, all within PIXEL_BUDGET. A scanned page's text is what the
+    search index recognised on it (`recognised`), marked as OCR. `notes` (what the caller left
+    out) go to the model with the extraction's own notes, which alone are kept in `Extraction.notes`."""
     result = Extraction(parts=[])
     budget_pages = max_pages
     texts: list[tuple[LoadedPdf, int, str]] = []
@@ -111,7 +118,13 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
             result.notes.append(f"{neutralise(doc.name)}: pages {left} were not sent "
                                 f"(at most {max_pages} pages per call); pass `pages` to choose others.")
         with open_pdf(doc.reference, doc.password, max_bytes=doc.max_bytes, config=config) as opened:
-            texts.extend((doc, number, page_text(opened.load_page(number))) for number in chosen)
+            read = {number: page_text(opened.load_page(number)) for number in chosen}
+            fingerprint = opened.fingerprint
+        thin = [number for number, text in read.items() if not usable_text(text)]
+        for number, (text, _confidence) in (recognised(fingerprint, thin) if recognised and thin else {}).items():
+            read[number] = text
+            result.recognised.setdefault(doc.name, []).append(number)
+        texts.extend((doc, number, read[number]) for number in chosen)
         if chosen:
             result.pages_sent[doc.name] = format_page_set(chosen)
     poor = [(doc, number) for doc, number, text in texts if len("".join(text.split())) < MIN_PAGE_CHARS]
@@ -141,6 +154,8 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
                 body = body[: max(0, MAX_TEXT_CHARS - used)] + " [text cut: too long for one call]"
             used += len(body)
             label = f"--- Page {number} ---"
+            if number in result.recognised.get(doc.name, ()):
+                label += " (a scan; text recognised by OCR, may hold misread words)"
             if image is not None:
                 label += " (sent as an image below; its text layer is thin or missing)"
             blocks.append(f"{label}\n{body}")

@@ -127,7 +127,8 @@ class ExtractTextDetails(DocumentDetails):
     pages_without_text: str
     scanned_pages: str
     blank_pages: str
-    ocr_pages: str
+    ocr_pages: str                  # pages whose text was recognised by OCR (marked in the text)
+    ocr_confidence: NotRequired[dict[str, float]]  # page -> Tesseract's mean word confidence, 0-100
 
 
 # -- pdf_render_page ---------------------------------------------------------------------------
@@ -219,6 +220,7 @@ class SearchDetails(RepairNotes):
     pages_indexed: NotRequired[int]
     pages_scanned: NotRequired[int]
     pages_not_searched: NotRequired[str]
+    pages_awaiting_ocr: NotRequired[str]     # scanned pages not recognised yet
     sections_pending: NotRequired[bool]
     semantic_pages_embedded: NotRequired[int]
     semantic_note: NotRequired[str]

@@ -27,6 +27,7 @@ from pdfdesk.core.errors import (
 )
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.pages import format_page_set, parse_page_spec
+from pdfdesk.index.recognition import recognised_pages
 from pdfdesk.models.catalog import (
     ModelNameError,
     ModelRef,
@@ -117,7 +118,8 @@ def _analyze(docs: list[LoadedPdf], prompt: str, candidates: list[ModelRef], con
         else:
             images = takes_images(ref, config)
             if images not in extractions:
-                extractions[images] = extraction_parts(docs, prompt, config.pdf_max_pages, images, config, notes)
+                extractions[images] = extraction_parts(docs, prompt, config.pdf_max_pages, images, config, notes,
+                                                       recognised=recognised_pages)
             extraction = extractions[images]
             if not extraction.has_content:
                 attempts.append({"model": ref.label, "native": False, "error": "no_content",

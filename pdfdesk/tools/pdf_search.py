@@ -23,6 +23,7 @@ from pdfdesk.index.builder import Target
 from pdfdesk.index.library import INDEXED, Library, LibraryEntry
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.matches import PAGE, Match
+from pdfdesk.index.recognition import awaiting_recognition
 from pdfdesk.index.owner import start_background_owner
 from pdfdesk.index.document_vectors import meaning_standouts
 from pdfdesk.index.search import decorate_matches, search_document
@@ -76,6 +77,9 @@ def _search_one(args: dict[str, Any], query: str, mode: str) -> Found:
         match.file = document["file"]
     matches = cast(list[SearchMatch], [match.as_details() for match in found.matches])
     details = cast(SearchDetails, {**document, **found.details})
+    waiting = awaiting_recognition(target.fingerprint)
+    if waiting:
+        details["pages_awaiting_ocr"] = format_page_set(waiting)
     return Found(matches, details, name, _flag_hidden_text(args, matches, details))
 
 
@@ -424,6 +428,9 @@ def pdf_search(args: dict[str, Any]) -> ToolResult:
         header += "".join(f"\nNote: {note}" for note in clamp_notes)
     if details.get("note"):
         header += f"\nNote: {neutralise(details['note'], limit=None, quotes=False)}"
+    if details.get("pages_awaiting_ocr"):
+        header += (f"\nNote: scanned pages {details['pages_awaiting_ocr']} are still being recognised (OCR); "
+                   "they are searchable as soon as each is done")
     warning = found.hidden_notice
     content = [text_item(header + "." + (f"\n{warning}" if warning else ""))]
     if matches:

@@ -155,8 +155,8 @@ def test_usable_text(text: str, usable: bool) -> None:
 def test_a_page_with_text_and_a_photo_is_not_recognised(tmp_path: Path) -> None:
     doc = pymupdf.open()
     page = born_digital_page(doc, LEASE)
-    page.insert_image(pymupdf.Rect(300, 600, 500, 780), pixmap=pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 20, 20),
-                                                                              False))
+    photo = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 20, 20), False)
+    page.insert_image(pymupdf.Rect(300, 600, 500, 780), pixmap=photo)
     assert not ocr.needs_recognition(page, page.get_text())
 
 

@@ -95,7 +95,7 @@ def test_a_stopped_stage_resumes_where_it_stopped_and_no_page_is_read_twice(scan
     read: list[int] = []
     original = recognition.PageReader.render
 
-    def counting(self, page, dpi=None):  # noqa: ANN001 - the reader's own signature
+    def counting(self, page, dpi=None):
         read.append(page.number + 1)
         return original(self, page, dpi)
 

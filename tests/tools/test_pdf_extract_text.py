@@ -1,8 +1,6 @@
 import re
 
-import pytest
 
-from pdfdesk.core.text import tesseract_available
 from pdfdesk.tools import call_tool
 
 
@@ -87,7 +85,6 @@ def test_repaired_file_still_extracts(truncated_pdf):
     assert result.details["repaired"] and "Chapter text on page 1" in result.text
 
 
-@pytest.mark.skipif(not tesseract_available(), reason="Tesseract is not installed")
 def test_ocr_reads_scanned_pages(tmp_path):
     import pymupdf
 
