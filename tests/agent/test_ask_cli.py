@@ -63,3 +63,38 @@ def test_bad_config_is_a_usage_error(tmp_path, report_pdf):
     write_config(tmp_path, '[models]\nagent = "gpt-4o"\n')
     done = run_ask(tmp_path, "q", "--pdf", str(report_pdf))
     assert done.returncode == 2 and "models.agent must be a model name like" in done.stderr
+
+
+def test_ask_offline_answers_from_a_scanned_document_with_page_citations(tmp_path):
+    from tests.pdf_factory import scanned_pdf
+
+    scan = scanned_pdf(tmp_path / "signed-lease.pdf", [
+        "The tenant shall keep the premises in good repair and shall not sublet without consent. " * 3,
+        "Disputes under this lease are settled by arbitration in Geneva under the chamber rules. " * 3,
+    ])
+    done = run_ask(tmp_path / "home", "Where are disputes settled?", "--pdf", str(scan))
+    assert done.returncode == 0, done.stderr
+    assert "pages recognised" in done.stderr  # recognised first, with progress
+    assert "arbitration in Geneva" in " ".join(done.stdout.split()) and "[p. 2]" in done.stdout
+    assert "signed-lease.pdf p. 2" in done.stdout.split("Sources:")[1]
+
+
+def test_the_pdf_tool_sends_recognised_text_of_scanned_pages(tmp_path):
+    from pdfdesk.core.config import Config
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.index.builder import Target, build_index
+    from pdfdesk.index.recognition import build_recognition, recognised_pages
+    from pdfdesk.models.pdf_input import extraction_parts, load_pdfs
+    from tests.pdf_factory import scanned_pdf
+
+    scan = scanned_pdf(tmp_path / "scan.pdf", ["Invoice 4711 from Supplier Xenon for forty crates. " * 3])
+    with open_pdf(str(scan)) as opened:
+        target = Target(opened.source, None, opened.fingerprint)
+    build_index(target)
+    build_recognition(target)
+    config = Config()
+    docs = load_pdfs([str(scan)], None, 10 * 1024 * 1024, None, config)
+    extraction = extraction_parts(docs, "Summarise.", 20, False, config, recognised=recognised_pages)
+    sent = " ".join(part.text for part in extraction.parts if hasattr(part, "text"))
+    assert "Invoice 4711 from Supplier Xenon" in " ".join(sent.split())
+    assert "(a scan; text recognised by OCR" in sent and extraction.has_content
