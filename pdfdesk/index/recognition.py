@@ -283,3 +283,11 @@ def recognised_pages(fingerprint: str, numbers: list[int]) -> dict[int, tuple[st
 def awaiting_recognition(fingerprint: str) -> list[int]:
     """Scanned pages of a document that recognition has not read yet ([] when it cannot run here)."""
     return RecognitionLedger().waiting(fingerprint) if ocr_wanted() else []
+
+
+def recognition_failures(fingerprint: str) -> dict[int, str]:
+    """Scanned pages recognition gave up on, each with its coded note ({} when none or unreadable)."""
+    try:
+        return RecognitionLedger().pages(fingerprint).failed
+    except OSError:
+        return {}

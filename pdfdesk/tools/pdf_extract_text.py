@@ -15,7 +15,7 @@ from pdfdesk.core.page_streams import PageOverLimit
 from pdfdesk.core.pages import format_page_set, parse_page_spec
 from pdfdesk.core.ocr import OcrUnavailable, recognise_page, tesseract_program, usable_text
 from pdfdesk.core.text import has_images, has_text, page_text, text_page
-from pdfdesk.index.recognition import configured_languages, recognised_pages
+from pdfdesk.index.recognition import configured_languages, recognised_pages, recognition_failures
 from pdfdesk.tools.common import document_details, repaired_note
 from pdfdesk.tools.contract import (
     PAGES_PROPERTY,
@@ -193,6 +193,7 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
         document = document_details(opened)
         name = opened.source.name
         note = repaired_note(opened)
+        opened_fingerprint = opened.fingerprint
     texts = reading.texts
     body, complete, cut_at = _assemble(texts, max_chars, reading.confidence)
     total_chars = sum(len(t) for t in texts.values())
@@ -214,6 +215,10 @@ def pdf_extract_text(args: dict[str, Any]) -> ToolResult:
         notices.append(f"OCR could not run: {neutralise(reading.ocr_failed, limit=300, quotes=False)}")
     if reading.scanned:
         notices.append(_scan_hint(reading.scanned, ocr))
+        given_up = {page: note for page, note in recognition_failures(opened_fingerprint).items()
+                    if page in reading.scanned}
+        for page, note in list(given_up.items())[:5]:
+            notices.append(f"Recognition gave up on page {page}: {neutralise(note, limit=300, quotes=False)}.")
     if reading.blank:
         notices.append(_pages_phrase(reading.blank, "is blank (no text, no image)", "are blank (no text, no image)")
                        + ("; MuPDF reported damage while reading, so content may be missing" if warnings else "") + ".")

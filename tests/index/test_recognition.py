@@ -130,6 +130,8 @@ def test_a_page_over_its_deadline_gets_a_coded_note_and_the_queue_moves_on(scan:
     failed = RecognitionLedger().pages(target.fingerprint).failed
     assert sorted(failed) == [1, 2, 3, 4] and all(note.startswith("ocr_timeout") for note in failed.values())
     assert stage_needed(target.fingerprint) is None  # nothing waits: the queue is not held up
+    result = call_tool("pdf_extract_text", {"path": str(scan), "pages": "2"})
+    assert "Recognition gave up on page 2: ocr_timeout" in result.text
 
 
 def test_pdf_extract_text_gives_recognised_text_marked_as_ocr(scan: Path) -> None:
