@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import tempfile
 import time
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -43,7 +42,9 @@ MEMORY_CAP_MB = 1536       # one Tesseract process's address space
 OSD_BELOW = 65.0           # a reading this unsure is checked for orientation and script
 BETTER_BY = 5.0            # a second reading (turned, or another script) must beat the first by this
 SCRIPT_SURE = 0.5          # OSD's script confidence on a Russian scan: 1.1; on ink it cannot read: 0.05
-UNREADABLE = "\ufffd"
+USABLE_SAMPLE = 4000
+# replacement characters, private use (fonts without a Unicode map), C0/C1 controls and surrogates
+_UNREADABLE = re.compile("[\ufffd\ue000-\uf8ff\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 # The user's locale language (ISO 639-1) as Tesseract names its language data, and the Debian
 # package that brings it; languages not listed are named as Tesseract names them.
@@ -171,15 +172,14 @@ def usable_languages(wanted: Sequence[str]) -> tuple[tuple[str, ...], str | None
 def usable_text(text: str) -> bool:
     """Whether a text layer says something: at least a few characters, not mostly replacement
     characters, private-use or control codes (fonts without a Unicode map), and mostly letters
-    or digits (a scanner's garbage layer is punctuation and stray strokes)."""
-    shown = "".join(text.split())
+    or digits (a scanner's garbage layer is punctuation and stray strokes). Reads the first
+    USABLE_SAMPLE characters: it runs on every page the keyword stage reads."""
+    shown = "".join(text[:USABLE_SAMPLE].split())
     if len(shown) < 3:
         return False
-    bad = sum(1 for ch in shown if ch == UNREADABLE or unicodedata.category(ch) in ("Co", "Cc", "Cs"))
-    if bad > 0.3 * len(shown):
+    if len(_UNREADABLE.findall(shown)) > 0.3 * len(shown):
         return False
-    readable = sum(1 for ch in shown if ch.isalnum())
-    return readable >= 0.4 * len(shown)
+    return sum(map(str.isalnum, shown)) >= 0.4 * len(shown)
 
 
 def draws_images(page: pymupdf.Page) -> bool:
