@@ -22,7 +22,7 @@ from pdfdesk.index import embedding
 from pdfdesk.index.library import FAILED, Library, build_library_index, hand_to_owner, sync_index
 from pdfdesk.index.owner import KEYWORD, RECOGNITION, default_owner, stage_needed
 from pdfdesk.index.queue import INTERACTIVE
-from pdfdesk.index.recognition import ocr_wanted
+from pdfdesk.index.recognition import RecognitionLedger, ocr_wanted, recognition_note
 
 
 class _Bar:
@@ -123,12 +123,23 @@ def _index_paths(paths: list[str]) -> int:
             indexed += 1
     sys.stderr.write(f"{indexed} document{'s' * (indexed != 1)} indexed in {time.monotonic() - started:.1f} s"
                      + (f", {failures} failed" if failures else "") + "\n")
+    note = recognition_note()
+    if note and any(o.stage == RECOGNITION or scanned_waiting(o.fingerprint) for o in outcomes):
+        sys.stderr.write(note + ".\n")
     available, reason = embedding.model_status()
     if not available:
         sys.stderr.write(f"No vectors (keyword search only): {reason}.\n")
     elif any(o.result == "no_model" for o in outcomes):
         sys.stderr.write(f"No vectors: {next(o.message for o in outcomes if o.result == 'no_model')}.\n")
     return 1 if failures else 0
+
+
+def scanned_waiting(fingerprint: str) -> bool:
+    """Whether the document has scanned pages no recognition has read (whether or not it can run)."""
+    try:
+        return bool(RecognitionLedger().pages(fingerprint).waiting)
+    except OSError:
+        return False
 
 
 def recognise_before_answering(paths: Sequence[str]) -> None:

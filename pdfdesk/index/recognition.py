@@ -291,3 +291,14 @@ def recognition_failures(fingerprint: str) -> dict[int, str]:
         return RecognitionLedger().pages(fingerprint).failed
     except OSError:
         return {}
+
+
+def recognition_note() -> str | None:
+    """One line on what keeps scanned pages from being read as set (Tesseract or some of the
+    languages not installed), or None when nothing does (or OCR is turned off)."""
+    config = get_config()
+    if not config.ocr:
+        return None
+    if tesseract_program() is None:
+        return "Scanned pages are not recognised: Tesseract is not installed (Debian/Ubuntu: apt install tesseract-ocr)"
+    return usable_languages(parse_languages(config.ocr_languages))[1]

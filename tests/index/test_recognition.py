@@ -268,3 +268,25 @@ def test_recognised_pages_outlive_a_new_way_of_reading_text_layers(scan: Path, m
     assert PageTextStore().recognised(target.fingerprint) == before  # no page waits to be read again
     assert stage_needed(target.fingerprint) is None
     assert pages_found(scan, "arbitration Geneva") == [4]
+
+
+def _index_command(home: Path, path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pdfdesk", "index", str(path)], capture_output=True, text=True,
+                          env={**os.environ, "PDFDESK_HOME": str(home), **env}, cwd=ROOT, timeout=300)
+
+
+def test_pdfdesk_index_names_the_language_data_to_install(scan: Path, pdfdesk_home: Path) -> None:
+    (pdfdesk_home / "config").mkdir(parents=True)
+    (pdfdesk_home / "config" / "config.toml").write_text('[ocr]\nlanguages = "eng+xyz"\n', encoding="utf-8")
+    done = _index_command(pdfdesk_home, scan)
+    assert done.returncode == 0, done.stderr
+    assert "OCR language data missing: xyz (install tesseract-ocr-xyz" in done.stderr
+    assert pages_found(scan, "arbitration Geneva") == [4]  # read with the languages there are
+
+
+def test_pdfdesk_index_without_tesseract_says_so_and_indexes_the_rest(scan: Path, pdfdesk_home: Path,
+                                                                     tmp_path: Path) -> None:
+    done = _index_command(pdfdesk_home, scan, PDFDESK_TESSERACT=str(tmp_path / "missing"))
+    assert done.returncode == 0, done.stderr
+    assert "Scanned pages are not recognised: Tesseract is not installed" in done.stderr
+    assert RecognitionLedger().waiting(target_of(scan).fingerprint) == [1, 2, 3, 4]  # read once it is installed
