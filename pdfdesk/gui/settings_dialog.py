@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from pdfdesk.core import ocr
 from pdfdesk.core.config import SCHEMA, Config, ConfigError, config_path, set_config
 from pdfdesk.gui import config_file, theme, workers
 from pdfdesk.gui.config_file import DELETE
@@ -138,6 +139,31 @@ class SettingsDialog(QDialog):
         form = cast(QFormLayout, search.layout())
         row, _role = cast(tuple[int, QFormLayout.ItemRole], form.getWidgetPosition(embedding.widget))
         form.insertRow(row + 1, "", self.model_download)
+        self._add_ocr_languages_note(form)
+
+    def _add_ocr_languages_note(self, form: QFormLayout) -> None:
+        """Below the OCR languages: what Tesseract has here, what the default is, and what to
+        install for a language set but missing, kept up to date as the field is typed in."""
+        languages = self.fields[("ocr", "languages")]
+        self.ocr_languages_note = QLabel(form.parentWidget())
+        self.ocr_languages_note.setWordWrap(True)
+        editor = cast(QLineEdit, languages.editor)
+        editor.setPlaceholderText("+".join(ocr.default_languages()) + " (the system language and English)")
+
+        def describe() -> None:
+            installed = sorted(ocr.installed_languages())
+            if not installed:
+                self.ocr_languages_note.setText("Tesseract is not installed, so scanned pages are not recognised "
+                                                "(Debian/Ubuntu: apt install tesseract-ocr).")
+                return
+            _have, missing = ocr.usable_languages(ocr.parse_languages(editor.text()))
+            self.ocr_languages_note.setText((missing + ". " if missing else "")
+                                            + "Installed: " + ", ".join(installed) + ".")
+
+        editor.textChanged.connect(describe)
+        describe()
+        row, _role = cast(tuple[int, QFormLayout.ItemRole], form.getWidgetPosition(languages.widget))
+        form.insertRow(row + 1, "", self.ocr_languages_note)
 
     def _providers_tab(self) -> QWidget:
         page = QWidget(self)

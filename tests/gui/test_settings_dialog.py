@@ -198,3 +198,14 @@ def test_a_key_changed_in_the_dialog_is_range_checked_by_the_schema(qtbot, keyri
     data = tomllib.loads(config_path().read_text())
     assert data["network"] == {"maxRedirects": 7} and data["limits"] == {"toolTimeoutSeconds": 90}
     assert get_config().max_redirects == 7 and get_config().tool_timeout_s == 90
+
+
+def test_the_ocr_languages_field_says_what_is_installed_and_what_to_install(qtbot, keyring_only, pdfdesk_home):
+    dialog = open_dialog(qtbot)
+    note = dialog.ocr_languages_note
+    assert "Installed: " in note.text() and "rus" in note.text() and "osd," not in note.text()
+    dialog.ocr_languages.setText("deu+xyz")
+    assert "install tesseract-ocr-xyz" in note.text()
+    save(qtbot, dialog)
+    text = (pdfdesk_home / "config" / "config.toml").read_text(encoding="utf-8")
+    assert "[ocr]" in text and 'languages = "deu+xyz"' in text
