@@ -47,6 +47,9 @@ KEYWORD, VECTORS, RECOGNITION = "keyword", "vectors", "ocr"
 # Cheap work first: every keyword stage, then vectors, then recognition (seconds a page); a
 # scanned document's vectors wait for its recognition, which would make them again.
 STAGE_ORDER = {KEYWORD: 0, VECTORS: 1, RECOGNITION: 2}
+# Recognition goes in turns of about this long: a document opened meanwhile gets its keyword stage
+# (seconds) and its own recognition before a long scan from the library carries on.
+RECOGNITION_TURN_S = 45.0
 RUNNER_LOCK = ".runner.lock"
 IDLE_POLL_S = 1.0
 STORAGE_RETRY_S = 30.0  # a read-only or full data folder is looked at again this often, not every second
@@ -88,11 +91,11 @@ def _open_target(job: Job) -> Target | None:
 
 
 def _stage_child(send: Callable[[Any], None], job: Job | None, target: Target | None, stage: str,
-                 wait: bool) -> dict[str, Any]:
+                 wait: bool, turn_s: float | None = None) -> dict[str, Any]:
     """In the child: reopen the document, run one stage, and say how it ended. A write the disk
     refuses (read-only, full) becomes a coded error naming the data folder, not a pdf_error."""
     try:
-        return _run_stage(send, job, target, stage, wait)
+        return _run_stage(send, job, target, stage, wait, turn_s)
     except OSError as exc:
         problem = paths.storage_problem(exc)
         if problem is None:
@@ -101,7 +104,7 @@ def _stage_child(send: Callable[[Any], None], job: Job | None, target: Target | 
 
 
 def _run_stage(send: Callable[[Any], None], job: Job | None, target: Target | None, stage: str,
-               wait: bool) -> dict[str, Any]:
+               wait: bool, turn_s: float | None) -> dict[str, Any]:
     if target is None:
         assert job is not None
         target = _open_target(job)
@@ -116,10 +119,12 @@ def _run_stage(send: Callable[[Any], None], job: Job | None, target: Target | No
         finished = state is not None and state.complete
     elif stage == RECOGNITION:
         try:
-            build_recognition(target, progress=progress, wait=wait)
+            build_recognition(target, progress=progress, wait=wait, budget_s=turn_s)
         except OcrUnavailable as exc:
             return {"outcome": "no_ocr", "reason": str(exc)}
-        finished = not RecognitionLedger().waiting(target.fingerprint)
+        if RecognitionLedger().waiting(target.fingerprint):
+            return {"outcome": "partial"}  # its turn is over; the queue comes back to it
+        finished = True
     else:
         try:
             state = build_vectors(target, progress=progress, wait=wait)
@@ -136,15 +141,17 @@ class Outcome:
     fingerprint: str
     name: str
     stage: str
-    result: str            # done, busy (another process builds it), changed, gone, failed, no_model, cancelled
+    result: str            # done, partial (its turn ended first), busy (another process builds it), changed,
+    #                        gone, failed, no_model, no_ocr, cancelled
     message: str = ""
 
 
 class IndexOwner:
     """Runs the queue: one stage of one document at a time, in a child process."""
 
-    def __init__(self, queue: IndexQueue | None = None) -> None:
+    def __init__(self, queue: IndexQueue | None = None, recognition_turn_s: float = RECOGNITION_TURN_S) -> None:
         self.queue = queue or IndexQueue()
+        self.recognition_turn_s = recognition_turn_s
         self._private: dict[str, tuple[Target, int]] = {}  # documents only this process can reopen
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -212,14 +219,16 @@ class IndexOwner:
 
     # -- the work -----------------------------------------------------------------------------
     def _next(self, only: set[str] | None, skip: set[str]) -> tuple[Job | None, Target | None, str] | None:
-        """The next (job, private target, stage): every keyword stage first, then vectors, then
-        recognition (STAGE_ORDER), each in the queue's order."""
+        """The next (job, private target, stage): every keyword stage first (and the recognition
+        of documents open in the window), then vectors, then recognition (STAGE_ORDER), each in
+        the queue's order."""
         candidates: list[tuple[int, float, Job | None, Target | None]] = [
             (job.priority, job.enqueued, job, None) for job in self.queue.jobs()]
         with self._lock:
             candidates.extend((priority, 0.0, None, target) for target, priority in self._private.values())
         later: tuple[Job | None, Target | None, str] | None = None
-        for _priority, _when, job, target in sorted(candidates, key=lambda c: (c[0], c[1])):
+        later_rank = len(STAGE_ORDER)
+        for priority, _when, job, target in sorted(candidates, key=lambda c: (c[0], c[1])):
             fingerprint = job.fingerprint if job is not None else target.fingerprint  # type: ignore[union-attr]
             if fingerprint in skip or (only is not None and fingerprint not in only):
                 continue
@@ -227,10 +236,12 @@ class IndexOwner:
             if stage is None:
                 self._finish(job, target)
                 continue
-            if stage == KEYWORD:
+            # a scan open in the window is read before the library's backlog: its reader waits for it
+            rank = 0 if stage == RECOGNITION and priority == INTERACTIVE else STAGE_ORDER[stage]
+            if rank == 0:
                 return job, target, stage
-            if later is None or STAGE_ORDER[stage] < STAGE_ORDER[later[2]]:
-                later = (job, target, stage)
+            if rank < later_rank:
+                later, later_rank = (job, target, stage), rank
         if later is None:
             self._note_vectors_skipped()
         return later
@@ -291,7 +302,7 @@ class IndexOwner:
         self.current = (fingerprint, stage)
         try:
             result = childproc.run_job(
-                _stage_child, (job, target, stage, wait), name=f"pdfdesk-index-{stage}",
+                _stage_child, (job, target, stage, wait, self.recognition_turn_s), name=f"pdfdesk-index-{stage}",
                 priority=childproc.Priority.BACKGROUND if stage == KEYWORD else childproc.Priority.IDLE,
                 deadline_s=_deadline(stage, pages), memory_mb=MEMORY_CAP_MB[stage], cancel=cancel, on_message=relay)
         except childproc.JobCancelled:

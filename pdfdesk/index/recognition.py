@@ -165,11 +165,13 @@ Publish = Callable[[int, PageText], None]  # make one recognised page searchable
 
 def recognise_pages(target: Target, pages: list[int], publish: Publish, languages: tuple[str, ...],
                     progress: Progress | None = None, cancel: threading.Event | None = None,
-                    workers: Callable[[], int] = workers_now, reader: PageReader | None = None) -> int:
+                    workers: Callable[[], int] = workers_now, reader: PageReader | None = None,
+                    budget_s: float | None = None) -> int:
     """Recognise `pages` of a document, `workers()` at a time, publishing each as it is read;
     returns the pages recognised. Pages are rendered here, one at a time, reopening the document
     for each (searches and renders interleave as with a keyword build); Tesseract reads them side
-    by side in processes of its own."""
+    by side in processes of its own. After `budget_s` no new page is started."""
+    until = None if budget_s is None else time.monotonic() + budget_s
     fingerprint = target.fingerprint
     ledger = RecognitionLedger()
     reader = reader or PageReader(languages)
@@ -180,6 +182,8 @@ def recognise_pages(target: Target, pages: list[int], publish: Publish, language
     pool = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="pdfdesk-ocr")
     try:
         while todo or running:
+            if until is not None and len(todo) < total and time.monotonic() > until:
+                todo.clear()  # the rest waits for the next turn (every turn reads a page at least)
             while todo and len(running) < workers() and not (cancel is not None and cancel.is_set()):
                 number = todo.popleft()
                 ledger.attempt(fingerprint, number)
@@ -231,10 +235,13 @@ def _first_done(running: dict[Future[Recognition], int]) -> Future[Recognition]:
 
 
 def build_recognition(target: Target, progress: Progress | None = None, cancel: threading.Event | None = None,
-                      wait: bool = False, workers: Callable[[], int] = workers_now) -> IndexState | None:
-    """The OCR stage: recognise the document's waiting scanned pages, each searchable when done;
-    then split its sections again and have its vectors made again, both reading the new text.
-    Needs the keyword stage done (None if not); raises OcrUnavailable when Tesseract cannot run."""
+                      wait: bool = False, workers: Callable[[], int] = workers_now,
+                      budget_s: float | None = None) -> IndexState | None:
+    """The OCR stage: recognise the document's waiting scanned pages, each searchable when done,
+    starting no new page after `budget_s` (the owner takes turns: a document opened meanwhile
+    is not kept waiting behind a long scan); once none waits, split its sections again and have
+    its vectors made again, both reading the new text. Needs the keyword stage done (None if
+    not); raises OcrUnavailable when Tesseract cannot run."""
     index = DocumentIndex(target.fingerprint)
     with index.build_lock(wait, cancel) as held:
         state = index.open_existing()
@@ -260,8 +267,9 @@ def build_recognition(target: Target, progress: Progress | None = None, cancel: 
             library.replace_page(target.fingerprint, number, record.text)
             PageTextStore().write(target.fingerprint, pages_total, [record])
 
-        done = recognise_pages(target, waiting, publish, configured_languages(), progress, cancel, workers)
-        if done:
+        done = recognise_pages(target, waiting, publish, configured_languages(), progress, cancel, workers,
+                               budget_s=budget_s)
+        if done and not RecognitionLedger().pages(target.fingerprint).waiting:
             rebuild_sections(target, index, state)
             if state.semantic_model is not None:  # made before these pages had text: made again
                 state.semantic_model, state.semantic_complete = None, False

@@ -290,3 +290,33 @@ def test_pdfdesk_index_without_tesseract_says_so_and_indexes_the_rest(scan: Path
     assert done.returncode == 0, done.stderr
     assert "Scanned pages are not recognised: Tesseract is not installed" in done.stderr
     assert RecognitionLedger().waiting(target_of(scan).fingerprint) == [1, 2, 3, 4]  # read once it is installed
+
+
+def test_a_long_scan_takes_turns_so_a_document_added_meanwhile_is_indexed_first(scan: Path, tmp_path: Path) -> None:
+    from pdfdesk.index.queue import INTERACTIVE, LIBRARY
+
+    owner = IndexOwner(recognition_turn_s=0.0)  # one page a turn
+    owner.submit(target_of(scan), LIBRARY)
+    later = text_pdf(tmp_path / "later.pdf")
+    order: list[tuple[str, str]] = []
+
+    def progress(name: str, stage: str, done: int, total: int) -> None:
+        order.append((name, stage))
+        first_page_read = name == "lease-scan.pdf" and stage == RECOGNITION and done == 1
+        if first_page_read and not any(n == "later.pdf" for n, _ in order):
+            owner.submit(target_of(later), LIBRARY)  # added while the scan is being read
+
+    outcomes = owner.drain(progress=progress, wait=True)
+    results = [(o.name, o.stage, o.result) for o in outcomes]
+    assert results[:2] == [("lease-scan.pdf", KEYWORD, "done"), ("lease-scan.pdf", RECOGNITION, "partial")]
+    assert results[2] == ("later.pdf", KEYWORD, "done")  # before the scan's next turn
+    assert results[-1] == ("lease-scan.pdf", RECOGNITION, "done")
+    assert set(PageTextStore().recognised(target_of(scan).fingerprint)) == {1, 2, 3, 4}
+
+    # a scan open in the window is read before the library's backlog of keyword stages
+    second = scanned_pdf(tmp_path / "opened-scan.pdf", [PAGES[0]])
+    backlog = text_pdf(tmp_path / "backlog.pdf")
+    owner.submit(target_of(second), INTERACTIVE)
+    owner.submit(target_of(backlog), LIBRARY)
+    first_two = [(o.name, o.stage) for o in owner.drain(wait=True)][:2]
+    assert first_two == [("opened-scan.pdf", KEYWORD), ("opened-scan.pdf", RECOGNITION)]
