@@ -83,6 +83,8 @@ class InfoDetails(DocumentDetails):
     pages_without_text: str     # page specs ("1-3,5") here and below
     pages_without_text_count: int
     scanned_pages: str
+    ocr_pages: NotRequired[str]           # scanned pages whose text the index recognised
+    pages_awaiting_ocr: NotRequired[str]  # scanned pages it has yet to read
     text_layer_pages_checked: int
     form_fields: FormFields
 

@@ -14,6 +14,7 @@ from pdfdesk.core.documents import MUPDF_ERRORS, OpenedPdf, open_pdf
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.core.text import survey_text_layer
+from pdfdesk.index.recognition import awaiting_recognition, recognised_pages
 from pdfdesk.tools.common import count_entries, document_details, repaired_note
 from pdfdesk.tools.contract import (
     PASSWORD_PROPERTY,
@@ -190,6 +191,9 @@ def collect_info(opened: OpenedPdf) -> InfoDetails:
         "text_layer_pages_checked": survey.checked,
         "form_fields": _form_fields(doc),
     }
+    if survey.scanned:
+        details["ocr_pages"] = format_page_set(sorted(recognised_pages(opened.fingerprint, survey.scanned)))
+        details["pages_awaiting_ocr"] = format_page_set(awaiting_recognition(opened.fingerprint))
     return details
 
 
@@ -212,6 +216,10 @@ def _summary(d: InfoDetails, opened: OpenedPdf) -> tuple[str, str]:
     if d["pages_without_text_count"]:
         lines.append(f"Pages without a text layer{partial}: {d['pages_without_text']}"
                      + (f" (scanned images on {d['scanned_pages']})" if d["scanned_pages"] else ""))
+        if d.get("ocr_pages"):
+            lines.append(f"Recognised by OCR: {d['ocr_pages']}")
+        if d.get("pages_awaiting_ocr"):
+            lines.append(f"Waiting for recognition (OCR): {d['pages_awaiting_ocr']}")
     else:
         lines.append(f"Every page has a text layer{partial}.")
     # One line per field even inside the fence: a title cannot forge an "Author:" line of its own.

@@ -146,12 +146,18 @@ def test_pdf_extract_text_gives_recognised_text_marked_as_ocr(scan: Path) -> Non
     assert "recognised by OCR and may hold misread words" in result.text
 
 
-def test_search_says_which_pages_still_wait_for_recognition(scan: Path) -> None:
+def test_search_and_info_say_which_pages_still_wait_for_recognition(scan: Path) -> None:
     target = target_of(scan)
     build_index(target)
     result = call_tool("pdf_search", {"path": str(scan), "query": "rent"})
     assert result.details["pages_awaiting_ocr"] == "1-4"
     assert "still being recognised" in result.text
+    info = call_tool("pdf_info", {"path": str(scan)})
+    assert info.details["pages_awaiting_ocr"] == "1-4" and info.details["ocr_pages"] == ""
+    build_recognition(target, budget_s=0.0, workers=lambda: 1)  # one turn: one page
+    info = call_tool("pdf_info", {"path": str(scan)})
+    assert info.details["ocr_pages"] == "1" and info.details["pages_awaiting_ocr"] == "2-4"
+    assert "Recognised by OCR: 1" in info.text and "Waiting for recognition (OCR): 2-4" in info.text
 
 
 def test_hit_boxes_and_excerpts_come_from_the_recognised_words(scan: Path) -> None:
