@@ -181,6 +181,13 @@ class DocumentTab(QWidget):
         page = max(1, min(page, self.page_count or page))
         self.view.go_to_page(page, rects)
 
+    def show_recognition(self, waiting: Sequence[int], fingerprint: str | None = None) -> None:
+        """Indexing's news about the scanned pages (1-based pages still waiting for recognition),
+        for a view that marks them and reads the others' recognised words (a stand-in may not)."""
+        show = getattr(self.view, "show_recognition", None)
+        if show is not None and self.state == OPEN:
+            show(waiting, fingerprint)
+
     def start_at(self, position: DocumentPosition) -> None:
         """Show the document at `position`: now when it is open, else as soon as it opens."""
         self.place_given = True

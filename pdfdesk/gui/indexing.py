@@ -4,7 +4,9 @@ Opening a document queues it ahead of the library's backlog; the owner builds it
 process (a build in this process would compete with the UI thread for the GIL), so search is fast
 by the time the user asks, and works meanwhile (unindexed pages are scanned directly). The
 fingerprint is computed in a worker (it hashes the file), and progress is read from the index's
-`state.json` in a worker too, every `POLL_MS` while a build is under way.
+`state.json` in a worker too, every `POLL_MS` while a build is under way. After the keyword stage
+a document's scanned pages wait for the OCR stage; the poll goes on while they do, reporting which
+still wait (the viewer marks them, and reads the words of those done) and how many are read.
 """
 
 from __future__ import annotations
@@ -27,10 +29,21 @@ class IndexProgress:
     pages_total: int
     complete: bool           # pages and sections indexed
     error: str | None = None
+    fingerprint: str = ""
+    waiting: tuple[int, ...] = ()   # scanned pages (1-based) the OCR stage has still to read
+    recognised: int = 0             # scanned pages it has read
 
     @property
     def fraction(self) -> float:
         return self.pages_done / self.pages_total if self.pages_total else 0.0
+
+    @property
+    def recognising(self) -> bool:
+        return bool(self.waiting) and not self.error
+
+    @property
+    def scanned_total(self) -> int:
+        return self.recognised + len(self.waiting)
 
 
 def start_index(reference: str, password: str | None) -> tuple[str, str]:
@@ -64,11 +77,27 @@ def read_progress(items: list[tuple[str, str, str]]) -> list[IndexProgress]:
         outcome = owner.outcomes.get(fingerprint)
         error = outcome.message if outcome is not None and outcome.result == "failed" and not running else None
         if state is None:
-            found.append(IndexProgress(reference, name, 0, 0, False, error))
+            found.append(IndexProgress(reference, name, 0, 0, False, error, fingerprint))
         else:
             complete = state.complete or (not running and state.pages_complete)
-            found.append(IndexProgress(reference, name, state.pages_indexed, state.pages_total, complete, error))
+            skipped = outcome is not None and outcome.result == "no_ocr" and not running
+            waiting, recognised = recognition_progress(fingerprint) if complete and not skipped else ((), 0)
+            found.append(IndexProgress(reference, name, state.pages_indexed, state.pages_total, complete, error,
+                                       fingerprint, waiting, recognised))
     return found
+
+
+def recognition_progress(fingerprint: str) -> tuple[tuple[int, ...], int]:
+    """Worker: (scanned pages still waiting for the OCR stage, pages it has read); nothing waits
+    where recognition cannot run. The count is only read while pages wait (it reads their texts)."""
+    from pdfdesk.index.page_text import PageTextStore
+    from pdfdesk.index.recognition import awaiting_recognition
+
+    try:
+        waiting = tuple(awaiting_recognition(fingerprint))
+        return (waiting, len(PageTextStore().recognised(fingerprint))) if waiting else ((), 0)
+    except OSError:
+        return (), 0
 
 
 class IndexMonitor(QObject):
@@ -138,6 +167,6 @@ class IndexMonitor(QObject):
             if progress.reference not in self._tracked:
                 continue
             self._latest[progress.reference] = progress
-            if progress.complete or progress.error:
+            if (progress.complete and not progress.recognising) or progress.error:
                 self._finished.add(progress.reference)
             self.progressed.emit(progress)

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar,
-                               QStackedWidget, QTabWidget, QToolBar, QWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox,
+                               QProgressBar, QStackedWidget, QTabWidget, QToolBar, QWidget)
 
 from pdfdesk import __version__
 from pdfdesk.core.references import normalise_reference
 from pdfdesk.gui import recent, workers
+from pdfdesk.gui.activity import ActivityWatch
 from pdfdesk.gui.chat_pane import ChatPane, SessionFactory
 from pdfdesk.gui.document_tab import OPEN, DocumentTab, ThumbnailFactory, ViewFactory
 from pdfdesk.gui.drops import local_pdf_paths
@@ -97,6 +98,10 @@ class MainWindow(QMainWindow):
         build_status_bar(self)
         self.session = WindowSession(self)  # the last session back at start; places kept per document
         self._update_document_actions()
+        self.activity = ActivityWatch(self)  # recognition keeps to one core while the user works
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self.activity)
 
     # -- construction ------------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -396,10 +401,17 @@ class MainWindow(QMainWindow):
 
     def _index_progressed(self, progress: IndexProgress) -> None:
         tab = self.current_tab()
+        indexed = self.find_tab(progress.reference)
+        if indexed is not None:  # its scanned pages: which still wait for recognition
+            indexed.show_recognition(progress.waiting, progress.fingerprint or None)
         if tab is not None and tab.reference == progress.reference:
             self.search_panel.show_index_progress(progress)
-        running = [p for p in (self.index_monitor.latest(t.reference) for t in self.document_tabs())
-                   if p is not None and not p.complete and not p.error and p.pages_total]
+        latest = [p for p in (self.index_monitor.latest(t.reference) for t in self.document_tabs()) if p is not None]
+        running = [p for p in latest if not p.complete and not p.error and p.pages_total]
+        recognising = [p for p in latest if p.complete and p.recognising]
+        if not running and recognising:
+            self._show_recognition_progress(recognising, tab)
+            return
         if not running:
             self.index_progress.hide()
             if progress.complete and progress.pages_total:
@@ -415,6 +427,19 @@ class MainWindow(QMainWindow):
         # the bar is narrow: the longest text that fits, the whole sentence in the tooltip
         fit_format(self.index_progress, [f"Indexing {shown.name}: %v/%m{more}", f"Indexing %v/%m{more}",
                                          f"%v/%m{more}", "%p%"])
+
+    def _show_recognition_progress(self, recognising: list[IndexProgress], tab: DocumentTab | None) -> None:
+        """The OCR stage's progress on the status bar's indexing line (the current tab's first)."""
+        shown = next((p for p in recognising if tab is not None and p.reference == tab.reference), recognising[0])
+        more = f" (+{len(recognising) - 1})" if len(recognising) > 1 else ""
+        self.index_progress.setRange(0, shown.scanned_total)
+        self.index_progress.setValue(shown.recognised)
+        self.index_progress.setToolTip(f"Recognising the scanned pages of {shown.name}: {shown.recognised:,} of "
+                                       f"{shown.scanned_total:,} read{more} (each can be searched and selected "
+                                       "once read)")
+        self.index_progress.show()
+        fit_format(self.index_progress, [f"Recognising scanned pages: %v/%m{more}", f"Recognising %v/%m{more}",
+                                         f"OCR %v/%m{more}", "%p%"])
 
     def _about(self) -> None:
         box = QMessageBox(QMessageBox.Icon.Information, "About pdfdesk",

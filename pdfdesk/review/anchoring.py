@@ -6,13 +6,18 @@ text reflowed, a sentence cut) the note is found again by its words, or honestly
 orphaned instead of being drawn over the wrong text. Text is compared NFKC-normalised with
 whitespace collapsed: PDF ligatures ("ﬁ"), Arabic presentation forms and line breaks must not
 decide whether a quote matches what the page says.
+
+A scanned page has no text layer to read; once recognised, its words (with their boxes in
+unrotated page points, as `get_text("words")` gives them) are kept by the index, which this layer
+may not import. So every entry point takes an optional `words_of(page)` from the caller that can
+read them: a page it answers for is read from those words, every other page from the PDF.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,6 +34,9 @@ MAX_QUOTE_CHARS = 20_000
 MAPPED_PAGES = 32  # per document: a page's character boxes take ~100 bytes a character
 _SPACE = re.compile(r"\s+")
 _HINT = "Give the text exactly as it appears on that page (or select it in the viewer), or give a rect."
+# A page's words from elsewhere than its text layer (recognised by OCR): (x0, y0, x1, y1, text,
+# block, line, ...) in unrotated page points, in reading order; None: read the page's text layer.
+WordsOf = Callable[[int], "Sequence[Sequence[Any]] | None"]
 
 
 def normalise(text: str) -> str:
@@ -90,6 +98,37 @@ class PageMap:
         return tuple((s[0], s[1], s[2], s[3]) for s in (spans[line] for line in order))
 
 
+def _words_map(words: Sequence[Sequence[Any]]) -> PageMap:
+    """The map of a page known by its words only: each character gets its share of its word's
+    box (along the line when the word runs across the page; the whole box when it runs down), so
+    a quote's rects cover its words as a text layer's characters would."""
+    chars: list[str] = []
+    boxes: list[Rect | None] = []
+    lines: list[int] = []
+    line_no = 0
+    previous: tuple[Any, Any] | None = None
+    for word in words:
+        x0, y0, x1, y1 = (float(v) for v in word[:4])
+        pieces = [c for c in unicodedata.normalize("NFKC", str(word[4])) if not c.isspace()]
+        if not pieces:
+            continue
+        key = (word[5], word[6]) if len(word) > 6 else (0, 0)
+        if key != previous:
+            line_no += 1
+            previous = key
+        if chars:
+            chars.append(" ")
+            boxes.append(None)
+            lines.append(-1)
+        across = x1 - x0 >= y1 - y0
+        step = (x1 - x0) / len(pieces)
+        for index, piece in enumerate(pieces):
+            chars.append(piece)
+            boxes.append((x0 + index * step, y0, x0 + (index + 1) * step, y1) if across else (x0, y0, x1, y1))
+            lines.append(line_no)
+    return PageMap("".join(chars), boxes, lines)
+
+
 def _build_map(page: pymupdf.Page) -> PageMap:
     chars: list[str] = []
     boxes: list[Rect | None] = []
@@ -121,10 +160,12 @@ def _build_map(page: pymupdf.Page) -> PageMap:
 
 class PageTexts:
     """The normalised text of an open document's pages, built lazily and kept while it is open:
-    a cheap plain text to rule pages out, and a character map for pages that may hold a quote."""
+    a cheap plain text to rule pages out, and a character map for pages that may hold a quote.
+    Pages `words_of` answers for (recognised scans) are read from those words instead."""
 
-    def __init__(self, doc: pymupdf.Document) -> None:
+    def __init__(self, doc: pymupdf.Document, words_of: WordsOf | None = None) -> None:
         self.doc = doc
+        self.words_of = words_of
         self._loose: dict[int, str] = {}
         self._maps: LRU[int, PageMap] = LRU(MAPPED_PAGES)
 
@@ -132,14 +173,34 @@ class PageTexts:
     def page_count(self) -> int:
         return self.doc.page_count
 
+    def words(self, page: int) -> Sequence[Sequence[Any]] | None:
+        """The page's words from `words_of`, or None when it is read from its text layer."""
+        return self.words_of(page) if self.words_of is not None else None
+
     def loose_text(self, page: int) -> str:
         """Page text without spaces, lower-cased: a quote not in here is not on the page."""
         if page not in self._loose:
-            self._loose[page] = _loose(normalise(page_text(self.doc.load_page(page - 1))))[0]
+            words = self.words(page)
+            text = " ".join(str(w[4]) for w in words) if words is not None \
+                else page_text(self.doc.load_page(page - 1))
+            self._loose[page] = _loose(normalise(text))[0]
         return self._loose[page]
 
     def page_map(self, page: int) -> PageMap:
-        return self._maps.get_or_make(page, lambda: _build_map(self.doc.load_page(page - 1)))
+        return self._maps.get_or_make(page, lambda: self._make_map(page))
+
+    def _make_map(self, page: int) -> PageMap:
+        words = self.words(page)
+        return _words_map(words) if words is not None else _build_map(self.doc.load_page(page - 1))
+
+    def words_in(self, page: int, area: Rect) -> list[str]:
+        """The words lying (mostly) inside `area`, in reading order."""
+        box = pymupdf.Rect(area)
+        words = self.words(page)
+        if words is None:
+            pdf_page = self.doc.load_page(page - 1)
+            words = pdf_page.get_text("words", textpage=text_page(pdf_page))
+        return [str(w[4]) for w in words if _mostly_inside(pymupdf.Rect(*(float(v) for v in w[:4])), box)]
 
     def text(self, page: int) -> str:
         """The page's normalised text (what `start` offsets count in)."""
@@ -150,11 +211,14 @@ _TEXTS_KEPT = 4  # documents; PyMuPDF's documents take no weak references, so a 
 _texts: LRU[int, PageTexts] = LRU(_TEXTS_KEPT)
 
 
-def page_texts(doc: pymupdf.Document | PageTexts) -> PageTexts:
+def page_texts(doc: pymupdf.Document | PageTexts, words_of: WordsOf | None = None) -> PageTexts:
     """The document's PageTexts, reused while the same (cached) document stays open; callers
-    hold the MuPDF lock, which also guards this cache."""
+    hold the MuPDF lock, which also guards this cache. With `words_of` a fresh one: recognised
+    words change while the document stays open (a page recognised, or recognised again)."""
     if isinstance(doc, PageTexts):
         return doc
+    if words_of is not None:
+        return PageTexts(doc, words_of)
     texts = _texts.get(id(doc))
     if texts is None or texts.doc is not doc or doc.is_closed:
         texts = PageTexts(doc)
@@ -223,10 +287,11 @@ def _quote_of(quote: str) -> str:
     return wanted
 
 
-def anchor_quote(doc: pymupdf.Document | PageTexts, page: int, quote: str, near: Sequence[Rect] = ()) -> Anchor:
+def anchor_quote(doc: pymupdf.Document | PageTexts, page: int, quote: str, near: Sequence[Rect] = (),
+                 words_of: WordsOf | None = None) -> Anchor:
     """Anchor `quote` on `page` (1-based): the occurrence nearest `near` (the selection's rects)
     when it occurs more than once, else the first."""
-    texts = page_texts(doc)
+    texts = page_texts(doc, words_of)
     _check_page(texts, page)
     wanted = _quote_of(quote)
     page_map = texts.page_map(page)
@@ -244,16 +309,13 @@ def _mostly_inside(word: pymupdf.Rect, area: pymupdf.Rect) -> bool:
     return (word & area).get_area() >= 0.5 * max(word.get_area(), 1e-9)
 
 
-def anchor_area(doc: pymupdf.Document | PageTexts, page: int, rect: Rect) -> Anchor:
+def anchor_area(doc: pymupdf.Document | PageTexts, page: int, rect: Rect,
+                words_of: WordsOf | None = None) -> Anchor:
     """Anchor a rectangle (a figure, a table, a scanned passage); its quote is the words inside,
     so it can follow them to another page later, and may be empty."""
-    texts = page_texts(doc)
+    texts = page_texts(doc, words_of)
     _check_page(texts, page)
-    area = pymupdf.Rect(rect)
-    pdf_page = texts.doc.load_page(page - 1)
-    words = [w for w in pdf_page.get_text("words", textpage=text_page(pdf_page))
-             if _mostly_inside(pymupdf.Rect(w[:4]), area)]
-    quote = normalise(" ".join(w[4] for w in words))
+    quote = normalise(" ".join(texts.words_in(page, rect)))
     box: Rect = (rect[0], rect[1], rect[2], rect[3])
     if quote:
         page_map = texts.page_map(page)
@@ -282,10 +344,10 @@ def _context_score(ann: Annotation, text: str, start: int, end: int) -> float:
     return (same_before + same_after) / max(1, len(prefix) + len(suffix))
 
 
-def reanchor(doc: pymupdf.Document | PageTexts, ann: Annotation) -> Anchor | None:
+def reanchor(doc: pymupdf.Document | PageTexts, ann: Annotation, words_of: WordsOf | None = None) -> Anchor | None:
     """Find the note again in a changed version: exact text first, then the occurrence whose
     prefix/suffix fit best, then the one nearest its old page. None: the quote is gone."""
-    texts = page_texts(doc)
+    texts = page_texts(doc, words_of)
     count = texts.page_count
     if not ann.quote.strip():
         if 1 <= ann.page <= count:
@@ -329,11 +391,15 @@ def document_path(opened: OpenedPdf) -> str:
     return str(source.path.absolute()) if source.path is not None else source.display
 
 
-def sync(store: AnnotationStore, opened: OpenedPdf) -> list[Annotation]:
+def sync(store: AnnotationStore, opened: OpenedPdf, words_of: WordsOf | None = None,
+         unread: Collection[int] = ()) -> list[Annotation]:
     """The notes of an opened document, each re-anchored when it was made on another version
-    (moved, anchored or orphaned) and the result stored; orphaned notes keep everything."""
+    (moved, anchored or orphaned) and the result stored; orphaned notes keep everything.
+    `words_of` gives this version's recognised pages (its scans' words); while some pages are
+    `unread` (scans waiting for recognition) a note not found yet is left as it was, not orphaned:
+    its words may be on one of them."""
     fingerprint, path = opened.fingerprint, document_path(opened)
-    texts = page_texts(opened.doc)
+    texts = page_texts(opened.doc, words_of)
     result: list[Annotation] = []
 
     def save(ann: Annotation, **fields: Any) -> Annotation:
@@ -347,7 +413,9 @@ def sync(store: AnnotationStore, opened: OpenedPdf) -> list[Annotation]:
             result.append(ann)
             continue
         anchor = reanchor(texts, ann)
-        if anchor is None:
+        if anchor is None and unread:
+            pass  # looked for again once those pages are read
+        elif anchor is None:
             if ann.status != "orphaned":
                 ann = save(ann, status="orphaned")
         else:

@@ -2,19 +2,21 @@
 
 Notes live in pdfdesk's own store, never in the PDF; each is anchored by its quote and context,
 so listing a changed version of a document finds them again (moved, or orphaned when their text
-is gone). The PDF's own annotations are listed beside them, read-only.
+is gone). The PDF's own annotations are listed beside them, read-only. On a scanned page the
+words OCR recognised stand in for the text layer it lacks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, cast
 
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.pages import parse_page_spec
-from pdfdesk.review.anchoring import anchor_area, anchor_quote, document_path, sync
+from pdfdesk.index.recognition import awaiting_recognition
+from pdfdesk.review.anchoring import Anchor, anchor_area, anchor_quote, document_path
 from pdfdesk.review.pdf_annotations import file_annotations
 from pdfdesk.review.records import (
     KINDS,
@@ -39,6 +41,7 @@ from pdfdesk.tools.contract import (
     untrusted_text_item,
 )
 from pdfdesk.tools.details import AnnotateDetails, AnnotationItem
+from pdfdesk.tools.recognised_words import recognised_words, synced_notes
 from pdfdesk.tools.review_args import (
     ANSWER_SCHEMA,
     COLOR_SCHEMA,
@@ -133,8 +136,13 @@ def _add(args: dict[str, Any]) -> ToolResult:
     near = check_rects(args.get("rects", []))
     with open_pdf(path, args.get("password")) as opened:
         parse_page_spec(page, opened.page_count)  # invalid_page past the end
-        anchor = (anchor_quote(opened.doc, page, quote, near) if quote
-                  else anchor_area(opened.doc, page, rect) if rect is not None else None)
+        words_of = recognised_words(opened.fingerprint)  # a scanned page's words, once recognised
+        anchor: Anchor | None = None
+        if quote:
+            anchor = _quote_anchor(opened.fingerprint, page,
+                                   lambda: anchor_quote(opened.doc, page, quote, near, words_of=words_of))
+        elif rect is not None:
+            anchor = anchor_area(opened.doc, page, rect, words_of=words_of)
         place: dict[str, Any] = {"page": page}  # without an anchor: a note on the page as a whole
         if anchor is not None:
             place = {"page": anchor.page, "rects": tuple(anchor.rects), "quote": anchor.quote, "prefix": anchor.prefix,
@@ -150,6 +158,19 @@ def _add(args: dict[str, Any]) -> ToolResult:
     return ToolResult(content=[text_item(header), untrusted_text_item(describe(item), name)], details=details)
 
 
+def _quote_anchor(fingerprint: str, page: int, anchor: Callable[[], Anchor]) -> Anchor:
+    """The quote's anchor; when it is not on a scanned page because that page is still waiting
+    for recognition, an error that says so rather than that the words are not there."""
+    try:
+        return anchor()
+    except PdfDeskError as exc:
+        if exc.code != VALIDATION_ERROR or page not in awaiting_recognition(fingerprint):
+            raise
+        raise invalid(f"Page {page} is a scanned page whose text is still being recognised.",
+                      "Try again once recognition has read it (a few seconds a page), or mark an area "
+                      "of the page with rect.") from None
+
+
 def _list(args: dict[str, Any]) -> ToolResult:
     wanted = args.get("filter") or {}
     if wanted.get("color"):
@@ -158,7 +179,7 @@ def _list(args: dict[str, Any]) -> ToolResult:
         return list_every_document(wanted)
     with open_pdf(args["path"], args.get("password")) as opened:
         store = open_store()
-        ours: list[Annotation] = sync(store, opened)
+        ours: list[Annotation] = synced_notes(store, opened)
         theirs = (file_annotations(opened.doc, opened.fingerprint, document_path(opened))
                   if args.get("include_file_annotations", True) else [])
         document = document_details(opened)

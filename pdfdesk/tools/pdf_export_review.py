@@ -20,7 +20,6 @@ from pdfdesk.core.errors import PERMISSION_DENIED, PdfDeskError
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.paths import app_data_dir, ensure_dir, unwritable_reason
 from pdfdesk.core.policy import check_path_allowed, check_reference_form
-from pdfdesk.review.anchoring import sync
 from pdfdesk.review.export import EXTENSIONS, FORMATS, export_review
 from pdfdesk.review.records import Annotation
 from pdfdesk.review.store import open_store
@@ -34,6 +33,7 @@ from pdfdesk.tools.contract import (
     text_item,
 )
 from pdfdesk.tools.details import ExportReviewDetails
+from pdfdesk.tools.recognised_words import synced_notes
 from pdfdesk.tools.review_args import invalid, require_writes
 
 MAX_DOCUMENTS = 50
@@ -143,7 +143,7 @@ def pdf_export_review(args: dict[str, Any]) -> ToolResult:
     store = open_store()
     if fmt == "pdf":  # the copy is made from the open document's bytes: export while it is open
         with open_pdf(sources[0], args.get("password")) as opened:
-            notes = sync(store, opened)
+            notes = synced_notes(store, opened)
             output = output or _default_output([opened.source.name], fmt)
             _refuse_sources(output, [(opened, notes)])
             result = export_review([(opened, notes)], fmt, output)
@@ -154,7 +154,7 @@ def pdf_export_review(args: dict[str, Any]) -> ToolResult:
             with open_pdf(source, args.get("password")) as opened:
                 # Text formats read only the source's name and path after this: a snapshot with
                 # this caller's source, whether or not the cache keeps the document open.
-                items.append((copy.copy(opened), sync(store, opened)))
+                items.append((copy.copy(opened), synced_notes(store, opened)))
         names = [opened.source.name for opened, _ in items]
         output = output or _default_output(names, fmt)
         _refuse_sources(output, items)

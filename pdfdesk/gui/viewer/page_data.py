@@ -2,15 +2,21 @@
 
 These run in the viewer's worker thread under the MuPDF lock. Text positions come from MuPDF in
 unrotated page space; everything here is mapped through the page's rotation so the UI only ever
-deals with points on the page as it is shown.
+deals with points on the page as it is shown. A scanned page's words may come from OCR instead
+(`words_from`, `word_hits`): they are given in the same unrotated space and mapped alike.
 """
 
 from __future__ import annotations
 
+import bisect
+import re
 from array import array
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 import pymupdf
+
+from pdfdesk.core.ocr import draws_images, usable_text
 
 Rect = tuple[float, float, float, float]
 
@@ -98,6 +104,67 @@ def page_words(page: pymupdf.Page) -> PageWords:
         rect = (x0, y0, x1, y1) if matrix is None else _mapped(pymupdf.Rect(x0, y0, x1, y1), matrix)
         words.append(rect, text, block, line)
     return words
+
+
+def words_from(words: Iterable[Sequence[Any]], matrix: pymupdf.Matrix | None) -> PageWords:
+    """PageWords of words read elsewhere than the text layer (recognised on a scan): tuples
+    (x0, y0, x1, y1, text, block, line) in unrotated page space, as get_text("words") gives."""
+    result = PageWords()
+    for word in words:
+        x0, y0, x1, y1 = (float(v) for v in word[:4])
+        rect = (x0, y0, x1, y1) if matrix is None else _mapped(pymupdf.Rect(x0, y0, x1, y1), matrix)
+        result.append(rect, str(word[4]), int(word[5]), int(word[6]))
+    return result
+
+
+def looks_scanned(page: pymupdf.Page, words: PageWords) -> bool:
+    """A page showing an image whose text layer says nothing usable: its words, if any, are the
+    ones recognition read (the same test the indexing uses to send a page to OCR)."""
+    return not usable_text(" ".join(words.texts)) and draws_images(page)
+
+
+def word_hits(words: PageWords, needle: str, upright: bool = True) -> list[Rect]:
+    """Where `needle` occurs among `words` (case-insensitive, any run of spaces matching any
+    other, as MuPDF's search matches), one rect per line an occurrence covers. A match inside a
+    word gets its share of the word's box when the page is `upright` (the word runs left to
+    right on screen); otherwise the whole word is marked."""
+    parts = needle.split()
+    if not parts or not len(words):
+        return []
+    pattern = r"\s+".join(re.escape(part) for part in parts)
+    if needle[:1].isspace():
+        pattern = r"(?:^|(?<=\s))" + pattern
+    if needle[-1:].isspace():
+        pattern += r"(?=\s|$)"
+    starts: list[int] = []
+    offset = 0
+    for text in words.texts:
+        starts.append(offset)
+        offset += len(text) + 1
+    text = " ".join(words.texts)
+    hits: list[Rect] = []
+    for match in re.finditer(pattern, text, re.IGNORECASE):
+        lines: dict[tuple[int, int], list[float]] = {}
+        first = max(0, bisect.bisect_right(starts, match.start()) - 1)
+        for index in range(first, len(words)):
+            begin = starts[index]
+            end = begin + len(words.text(index))
+            if begin >= match.end():
+                break
+            low, high = max(begin, match.start()), min(end, match.end())
+            if high <= low:
+                continue
+            x0, y0, x1, y1 = words.rect(index)
+            if upright and end > begin and x1 - x0 >= y1 - y0:
+                width = (x1 - x0) / (end - begin)
+                x0, x1 = x0 + width * (low - begin), x0 + width * (high - begin)
+            box = lines.get(words.line_key(index))
+            if box is None:
+                lines[words.line_key(index)] = [x0, y0, x1, y1]
+            else:
+                box[0], box[1], box[2], box[3] = min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)
+        hits.extend((b[0], b[1], b[2], b[3]) for b in lines.values())
+    return hits
 
 
 def page_links(page: pymupdf.Page, doc: pymupdf.Document) -> list[Link]:

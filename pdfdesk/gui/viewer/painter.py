@@ -19,6 +19,10 @@ FIND_HIT = QColor(255, 225, 0, 110)  # every find-bar match on screen
 FIND_CURRENT = QColor(255, 90, 0, 140)  # the find-bar match that is current
 SELECTION = QColor(40, 120, 255, 90)
 ERROR_TEXT = QColor(0xB0, 0x20, 0x20)
+BADGE = QColor(0x30, 0x30, 0x30, 200)  # a note on the page, such as "Recognising text…"
+BADGE_TEXT = QColor(255, 255, 255)
+RECOGNISING = "Recognising text…"
+BADGE_MARGIN = 8.0
 
 
 def draw_page_frame(painter: QPainter, rect: QRectF) -> None:
@@ -84,3 +88,26 @@ def draw_message(painter: QPainter, area: QRectF, title: str, body: str, hint: s
     if hint:
         painter.setPen(QColor(0x60, 0x60, 0x60))
         painter.drawText(QRectF(card.left() + 20, y, width - 40, hint_box.height()), flags, hint)
+
+
+def draw_badge(painter: QPainter, page: QRectF, text: str) -> None:
+    """A small label in the page's top-right corner, over the page; left out when the page is
+    shown too small for it to be read."""
+    font = QFont(painter.font())
+    if font.pointSizeF() > 0:
+        font.setPointSizeF(font.pointSizeF() * 0.9)
+    painter.save()
+    painter.setFont(font)
+    metrics = painter.fontMetrics()
+    width, height = metrics.horizontalAdvance(text) + 16.0, metrics.height() + 8.0
+    if width + 2 * BADGE_MARGIN > page.width() or height + 2 * BADGE_MARGIN > page.height():
+        painter.restore()
+        return
+    box = QRectF(page.right() - BADGE_MARGIN - width, page.top() + BADGE_MARGIN, width, height)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(BADGE)
+    painter.drawRoundedRect(box, height / 2, height / 2)
+    painter.setPen(BADGE_TEXT)
+    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()

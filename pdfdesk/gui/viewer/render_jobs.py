@@ -3,7 +3,8 @@
 Pixels come from the render helper process (`render_process`, a `core.childproc` worker), because
 PyMuPDF keeps the GIL while it renders; the very first cheap page is rendered in-thread, where the
 document is already open. Sizes and find run in slices so a render never waits long behind them.
-The worker (`render_queue`) decides when each job runs; this module only knows how.
+The worker (`render_queue`) decides when each job runs; this module only knows how. A scanned
+page's words, for selection and find, are those recognition read (`recognised`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from PySide6.QtGui import QImage
 
 from pdfdesk.core.documents import open_source
 from pdfdesk.core.errors import PdfDeskError
+from pdfdesk.core.ocr import draws_images, usable_text
 from pdfdesk.core.render import render_pixmap
 from pdfdesk.gui.viewer import page_data, render_process
 from pdfdesk.gui.viewer.opening import OpenedDocument
+from pdfdesk.gui.viewer.recognised import RecognisedPages
 
 CHEAP_CONTENT_BYTES = 64 * 1024  # compressed content stream of a typical text page: 2-20 KB
 FIND_SLICE_SECONDS = 0.012
@@ -43,6 +46,9 @@ class FindTask:
     needle: str
     order: list[int]
     position: int = 0
+    # recognised text of the document's scanned pages (1-based), read once a scan is met
+    recognised: dict[int, str] | None = None
+    wants_record: bool = False
 
     @property
     def finished(self) -> bool:
@@ -83,10 +89,12 @@ def page_error(page_index: int, exc: Exception) -> str:
 class PageJobs:
     """The jobs of one opened document. Not thread-safe: one worker thread calls them."""
 
-    def __init__(self, document: OpenedDocument) -> None:
+    def __init__(self, document: OpenedDocument, fingerprint: str | None = None) -> None:
         self.document = document
         self.helper_renders = 0  # renders done by the helper process (the rest ran in-thread)
         self._rendered_once = False
+        self.recognised = RecognisedPages(document.source, document.password)
+        self.recognised.given = fingerprint
 
     def sizes(self, first: int, end: int) -> list[PageGeometry]:
         """Geometry of pages first..end-1; a damaged page keeps the stand-in size."""
@@ -140,27 +148,44 @@ class PageJobs:
             return False
 
     def page_info(self, page_index: int) -> tuple[page_data.PageWords, list[page_data.Link]]:
-        """Words and links of a page; none for a damaged page."""
+        """Words and links of a page (a scan's recognised words); none for a damaged page."""
         try:
             with open_source(self.document.source, self.document.password) as opened:
                 page = opened.doc.load_page(page_index)
-                return page_data.page_words(page), page_data.page_links(page, opened.doc)
+                words, links = page_data.page_words(page), page_data.page_links(page, opened.doc)
+                matrix = page_data.display_matrix(page)
+                scanned = page_data.looks_scanned(page, words)
+            if scanned:  # read outside the MuPDF lock: the record is SQLite, the fingerprint a hash
+                recognised = self.recognised.words(page_index + 1)
+                if recognised:
+                    words = page_data.words_from(recognised, matrix)
+            return words, links
         except Exception:
             return page_data.PageWords(), []
 
     def find_slice(self, task: FindTask) -> dict[int, list[page_data.Rect]]:
-        """Search on from `task.position` for about FIND_SLICE_SECONDS; hits by page."""
+        """Search on from `task.position` for about FIND_SLICE_SECONDS; hits by page. The first
+        scanned page met ends its slice early: the recognised texts are read (outside the MuPDF
+        lock) before the next one, and searched from then on as the pages' text."""
         hits: dict[int, list[page_data.Rect]] = {}
         deadline = time.perf_counter() + FIND_SLICE_SECONDS
+        if task.recognised is None and (task.wants_record or self.recognised.given):
+            task.recognised = self.recognised.texts()
         try:
             with open_source(self.document.source, self.document.password) as opened:
                 while not task.finished:
                     index = task.order[task.position]
-                    task.position += 1
                     try:
-                        found = page_data.find_hits(opened.doc.load_page(index), task.needle)
+                        page = opened.doc.load_page(index)
+                        found = page_data.find_hits(page, task.needle)
+                        if not found and task.recognised is None and _scanned(page):
+                            task.wants_record = True
+                            break  # this page again, once the record is read
+                        if not found and task.recognised:
+                            found = self._recognised_hits(page, task.recognised, task.needle)
                     except Exception:  # a damaged page has no hits; the others still count
                         found = []
+                    task.position += 1
                     if found:
                         hits[index] = found
                     if time.perf_counter() > deadline:
@@ -168,3 +193,19 @@ class PageJobs:
         except PdfDeskError:  # the file vanished or changed under us: end the search
             task.position = len(task.order)
         return hits
+
+    def _recognised_hits(self, page: pymupdf.Page, texts: dict[int, str], needle: str) -> list[page_data.Rect]:
+        """Hits among a recognised page's words (the page's own text gave none)."""
+        text = texts.get(page.number + 1)
+        if text is None or " ".join(needle.split()).lower() not in " ".join(text.split()).lower():
+            return []
+        words = self.recognised.words(page.number + 1)
+        if not words:
+            return []
+        matrix = page_data.display_matrix(page)
+        return page_data.word_hits(page_data.words_from(words, matrix), needle, upright=matrix is None)
+
+
+def _scanned(page: pymupdf.Page) -> bool:
+    """A page showing an image whose text layer is not usable (images first: that test is cheap)."""
+    return draws_images(page) and not usable_text(page.get_text())

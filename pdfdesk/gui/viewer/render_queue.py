@@ -68,6 +68,7 @@ class DocumentWorker(QThread):
         self._info: deque[int] = deque()
         self._sizes_next = 0  # page 1 again too: its rotation matrix is needed for highlights
         self._find: FindTask | None = None
+        self._fingerprint: str | None = None  # the document's, when the window knows it
         self._stopping = False
         self.last_error: str | None = None  # the last unexpected failure of a background job
         threads.register(self)
@@ -103,6 +104,14 @@ class DocumentWorker(QThread):
         with self._cond:
             self._find = FindTask(generation, needle, order) if needle else None
             self._cond.notify()
+
+    def set_fingerprint(self, fingerprint: str) -> None:
+        """The document's content fingerprint, known to the window (its indexing hashed the file):
+        scanned pages' recognised words are read under it without hashing the file again."""
+        with self._cond:
+            self._fingerprint = fingerprint
+            if self._jobs is not None:
+                self._jobs.recognised.given = fingerprint
 
     def stop_find(self) -> None:
         with self._cond:
@@ -194,7 +203,7 @@ class DocumentWorker(QThread):
             return
         with self._cond:
             self._document = document
-            self._jobs = PageJobs(document)
+            self._jobs = PageJobs(document, self._fingerprint)
         self.opened.emit(self.token, document)
 
     def _do_render(self, jobs: PageJobs, request: RenderRequest) -> None:

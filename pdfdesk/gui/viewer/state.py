@@ -12,7 +12,7 @@ again after the pages moved.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
@@ -87,6 +87,8 @@ class DocumentState(QObject):
         self.matrices: dict[int, tuple[float, ...]] = {}
         self.geometry_known = 0  # pages 0.. below this have their real size and rotation
         self.annotations = AnnotationLayer(self)  # review annotations (emptied with the document)
+        self.awaiting: frozenset[int] = frozenset()  # scanned pages (0-based) waiting for recognition
+        self._awaiting_known = False
 
     # --- the document ----------------------------------------------------------------------------
     @property
@@ -160,6 +162,7 @@ class DocumentState(QObject):
         self.history.clear()
         self.current = 0
         self.annotations.clear()
+        self.awaiting, self._awaiting_known = frozenset(), False
         zoom = self.layout.zoom
         self.layout = PageLayout()
         self.layout.zoom = zoom
@@ -269,6 +272,20 @@ class DocumentState(QObject):
         self.page_info.put(index, (words, links))
         if self.selection.active and index in self.selection.pages():
             self.selection_updated()
+
+    def set_awaiting(self, pages: Iterable[int]) -> list[int]:
+        """The scanned pages (0-based) still waiting for recognition, as indexing last reported
+        them. Pages whose words were read as none and that no longer wait (recognised since) are
+        forgotten, to be read again; returns them."""
+        awaiting = frozenset(pages)
+        if awaiting == self.awaiting and self._awaiting_known:
+            return []
+        self.awaiting, self._awaiting_known = awaiting, True
+        stale = [index for index, (words, _links) in self.page_info.items() if not len(words) and index not in awaiting]
+        for index in stale:
+            self.page_info.pop(index)
+        self.overlaysChanged.emit()
+        return stale
 
     def selected_text(self) -> str:
         return self.selection.text(self.words_of) if self.selection.active else ""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QImage, QResizeEvent, QWheelEvent
@@ -235,6 +235,28 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
         # page taking more of the screen; the next scroll by the user recomputes it.
         self.model.set_current(index)
         self.viewport().update()
+
+    def show_recognition(self, waiting: Iterable[int], fingerprint: str | None = None) -> None:
+        """Indexing's news about the document's scanned pages: `waiting` (1-based) still wait for
+        recognition and show a badge; the others' words are read again when they had none (the
+        text the OCR stage recognised meanwhile), and a find that found nothing looks again.
+        `fingerprint` spares the worker hashing the file."""
+        if fingerprint and self._worker is not None:
+            self._worker.set_fingerprint(fingerprint)
+        if not self.model.is_open:
+            return
+        before = self.model.awaiting
+        stale = self.model.set_awaiting(page - 1 for page in waiting)
+        if stale:  # asked for now, so they come after any answer already on its way
+            visible = set(self.model.layout.pages_between(*self._visible_band()))
+            self._request_page_info([index for index in stale if index in visible])
+        find = self.model.find
+        if before - self.model.awaiting and find.needle and not find.count():
+            self.model.start_find(find.needle)  # searched before the scans could be read: again
+
+    def recognition_waiting(self) -> list[int]:
+        """1-based pages shown as waiting for recognition."""
+        return sorted(index + 1 for index in self.model.awaiting)
 
     def set_highlights(self, page: int, rects: Sequence[tuple[float, float, float, float]]) -> None:
         self.model.set_highlights(int(page) - 1, [_float_rect(r) for r in rects])

@@ -2,7 +2,8 @@
 
 A page shows its tiles at the current zoom; where some are missing, first the closest other zoom's
 images scaled, else its small preview scaled, else a placeholder with its number; then find hits,
-search highlights and the selection on top. Painting never waits for the worker.
+search highlights and the selection on top, and on a scanned page still waiting for recognition a
+small badge saying so. Painting never waits for the worker.
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ class PagePainting(ViewHost):
             painter.drawImage(QRectF(target.x() + x0 * zoom, target.y() + y0 * zoom,
                                      (x1 - x0) * zoom, (y1 - y0) * zoom), image)
         self._paint_overlays(painter, index, target)
+        if index in self.model.awaiting:
+            paint.draw_badge(painter, target, paint.RECOGNISING)
         return bool(present)
 
     def _paint_fallback(self, painter: QPainter, index: int, target: QRectF) -> bool:
