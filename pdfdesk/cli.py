@@ -15,7 +15,7 @@ from pdfdesk.core import paths
 from pdfdesk.core.config import ConfigError, get_config, set_config
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
-COMMANDS = ("tool", "tools", "index", "mcp", "ask", "model", "review")
+COMMANDS = ("tool", "tools", "index", "mcp", "ask", "model", "review", "searchable-copy")
 TOOL_FLAGS = ("--no-image-data", "--text")
 
 
@@ -47,6 +47,13 @@ def _parser() -> argparse.ArgumentParser:
     model = sub.add_parser("model", help="list, download (with progress) or check embedding models for semantic search")
     model.add_argument("action", choices=("list", "fetch", "check"))
     model.add_argument("name", nargs="?", help="with fetch: the model, e.g. minishlab/potion-multilingual-128M")
+    copy = sub.add_parser("searchable-copy", help="write a copy of a scanned PDF with an invisible text layer "
+                                                  "that any PDF reader can search (the original is never changed)")
+    copy.add_argument("source", metavar="IN", help="the PDF")
+    copy.add_argument("-o", "--output", metavar="OUT", help='where to write the copy (default: "<name>-searchable.pdf" '
+                                                             "next to IN)")
+    copy.add_argument("--force", action="store_true", help="replace OUT if it exists (never IN itself)")
+    copy.add_argument("--password", help="the password of an encrypted PDF (the copy is written unencrypted)")
     mcp = sub.add_parser("mcp", help="serve the tools to other agents over MCP (stdio)")
     mcp.add_argument("--root", action="append", default=[], metavar="DIR",
                      help="allow only files under DIR (repeatable; turns on workspace-only)")
@@ -200,6 +207,10 @@ def main(argv: list[str] | None = None) -> int:
         from pdfdesk.index.cli_model import model_command
 
         return model_command(options.action, options.name)
+    if options.command == "searchable-copy":
+        from pdfdesk.index.cli_searchable_copy import searchable_copy_command
+
+        return searchable_copy_command(options.source, options.output, options.force, options.password)
     if options.command == "mcp":
         from pdfdesk.mcp_server import run as serve_mcp
 

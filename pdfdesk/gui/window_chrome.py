@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QProgressBar, QToolBar, QToolButton
 
 from pdfdesk.gui import icons, workers
+from pdfdesk.gui.searchable_copy_action import SearchableCopy
 from pdfdesk.gui.welcome import fill_recent_menu
 
 if TYPE_CHECKING:
@@ -147,6 +148,7 @@ def build_menus(window: MainWindow) -> None:
     window.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(window.recent_menu, window.open_document))
     file_menu.addSeparator()
     file_menu.addAction(window.review.export)
+    file_menu.addAction(SearchableCopy(window).action)
     file_menu.addActions([window.close_action, window.settings_action])
     file_menu.addSeparator()
     file_menu.addAction(window.quit_action)

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from pdfdesk.core import paths
 from pdfdesk.core.config import get_config
@@ -163,17 +164,29 @@ def record_of(number: int, recognition: Recognition) -> PageText:
 Publish = Callable[[int, PageText], None]  # make one recognised page searchable
 
 
+class PageAttempts(Protocol):
+    """Where recognition says which page it starts, gives up on, and finishes."""
+
+    def attempt(self, fingerprint: str, page: int) -> None: ...
+
+    def give_up(self, fingerprint: str, page: int, note: str) -> None: ...
+
+    def done(self, fingerprint: str, page: int) -> None: ...
+
+
 def recognise_pages(target: Target, pages: list[int], publish: Publish, languages: tuple[str, ...],
                     progress: Progress | None = None, cancel: threading.Event | None = None,
                     workers: Callable[[], int] = workers_now, reader: PageReader | None = None,
-                    budget_s: float | None = None) -> int:
+                    budget_s: float | None = None, attempts: PageAttempts | None = None) -> int:
     """Recognise `pages` of a document, `workers()` at a time, publishing each as it is read;
     returns the pages recognised. Pages are rendered here, one at a time, reopening the document
     for each (searches and renders interleave as with a keyword build); Tesseract reads them side
-    by side in processes of its own. After `budget_s` no new page is started."""
+    by side in processes of its own. After `budget_s` no new page is started. Each page's start,
+    failure and end go to `attempts` (the ledger, so a page that brought a run down is not
+    tried for ever)."""
     until = None if budget_s is None else time.monotonic() + budget_s
     fingerprint = target.fingerprint
-    ledger = RecognitionLedger()
+    ledger = attempts if attempts is not None else RecognitionLedger()
     reader = reader or PageReader(languages)
     todo = deque(pages)
     running: dict[Future[Recognition], int] = {}

@@ -73,14 +73,15 @@ def test_words_pack_and_unpack_with_their_boxes():
 
 def test_a_record_of_another_extraction_version_is_read_again(tmp_path, monkeypatch):
     store = PageTextStore()
-    store.write("f" * 64, 2, [PageText(1, "old text", OCR, 91.5)])
-    assert store.texts("f" * 64, 1, 2) == {1: "old text"}
+    store.write("f" * 64, 3, [PageText(1, "old text"), PageText(3, "recognised text", OCR, 91.5)])
+    assert store.texts("f" * 64, 1, 3) == {1: "old text", 3: "recognised text"}
     import pdfdesk.index.page_text as page_text
 
     monkeypatch.setattr(page_text, "RECORD_VERSION", page_text.RECORD_VERSION + 1)
-    assert store.state("f" * 64) is None and store.texts("f" * 64, 1, 2) == {}
-    store.write("f" * 64, 2, [PageText(2, "new text")])
-    assert store.texts("f" * 64, 1, 2) == {2: "new text"}  # the old version's pages are gone
+    assert store.state("f" * 64) is None and store.texts("f" * 64, 1, 3) == {}
+    store.write("f" * 64, 3, [PageText(2, "new text")])
+    # the old extraction's pages are gone; what Tesseract read is kept (it does not change with it)
+    assert store.texts("f" * 64, 1, 3) == {2: "new text", 3: "recognised text"}
 
 
 def test_asking_for_a_record_creates_no_database(tmp_path):
