@@ -25,6 +25,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import pymupdf
+
 from pdfdesk.core import paths
 from pdfdesk.core.config import get_config
 from pdfdesk.core.documents import open_source
@@ -206,6 +208,10 @@ def recognise_pages(target: Target, pages: list[int], publish: Publish, language
                     except Exception as exc:  # a damaged page: noted, never retried forever
                         ledger.give_up(fingerprint, number, f"the page could not be rendered ({exc})")
                         continue
+                    finally:
+                        # MuPDF keeps each decoded scan in its store; read once, they only cost
+                        # memory (a 300 dpi page is tens of MB, and 20 of them grew the stage by 200 MB)
+                        pymupdf.TOOLS.store_shrink(100)
                 running[pool.submit(reader.read, image)] = number
             if not running:
                 break

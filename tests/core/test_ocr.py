@@ -79,8 +79,18 @@ def test_a_cyrillic_page_is_found_by_its_script_and_read_in_russian(tmp_path: Pa
     path = scanned_pdf(tmp_path / "ru.pdf", [RUSSIAN])
     with pymupdf.open(path) as doc:
         recognition = ocr.recognise_page(doc[0], ["eng"])  # the user set English only
-    assert recognition.script == "Cyrillic" and recognition.languages == ("rus",)
+    assert recognition.script == "Cyrillic" and recognition.languages == ("rus", "eng")
     assert "Арендатор обязан содержать помещение" in " ".join(recognition.text.split())
+
+
+def test_latin_words_on_a_cyrillic_page_stay_latin(tmp_path: Path) -> None:
+    text = RUSSIAN + "Команда systemctl restart zenit-agent перезапускает службу warning-monitor. " * 2
+    path = scanned_pdf(tmp_path / "ru-manual.pdf", [text])
+    with pymupdf.open(path) as doc:
+        recognition = ocr.recognise_page(doc[0], ["eng", "deu"])
+    read = " ".join(recognition.text.split())
+    assert "systemctl restart zenit-agent" in read and "warning-monitor" in read
+    assert "Команда" in read
 
 
 def test_a_scan_one_pixel_wide_ends_at_once_with_a_note(tmp_path: Path) -> None:
@@ -161,8 +171,10 @@ def test_a_page_with_text_and_a_photo_is_not_recognised(tmp_path: Path) -> None:
 
 
 def test_the_scan_resolution_is_read_from_the_image(tmp_path: Path) -> None:
-    with pymupdf.open(scanned_pdf(tmp_path / "a.pdf", ["x " * 20], dpi=150)) as doc:
-        assert ocr.scan_dpi(doc[0]) == ocr.MIN_DPI  # raised: letters of a 150 dpi scan are too small
+    with pymupdf.open(scanned_pdf(tmp_path / "a.pdf", ["x " * 20], dpi=100)) as doc:
+        assert ocr.scan_dpi(doc[0]) == ocr.MIN_DPI == 150  # raised: a fax's letters are too small
+    with pymupdf.open(scanned_pdf(tmp_path / "d.pdf", ["x " * 20], dpi=150)) as doc:
+        assert ocr.scan_dpi(doc[0]) == 150
     with pymupdf.open(scanned_pdf(tmp_path / "b.pdf", ["x " * 20], dpi=250)) as doc:
         assert ocr.scan_dpi(doc[0]) == 250
     with pymupdf.open(scanned_pdf(tmp_path / "c.pdf", ["x " * 20], dpi=600)) as doc:
