@@ -222,3 +222,19 @@ def memory_keyring() -> Iterator[Any]:
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def view(qtbot: Any) -> Iterator[Any]:
+    """A real DocumentView, 800 x 600, shown; its document closed and its threads joined after."""
+    from pdfdesk.gui.viewer import DocumentView, threads
+
+    widget = DocumentView()
+    widget.open_external_links = False
+    qtbot.addWidget(widget)
+    widget.resize(800, 600)
+    widget.show()
+    qtbot.waitExposed(widget)
+    yield widget
+    widget.close_document()
+    assert threads.join_all(10_000)  # the render helper process stays for the next test

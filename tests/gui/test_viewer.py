@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -14,25 +13,13 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel, painter, threads
+from pdfdesk.gui.viewer import DocumentView, ThumbnailPanel, painter
 from pdfdesk.gui.viewer import tiles as tiles_mod
 from pdfdesk.gui.viewer.selection import SelectionEnd
 from pdfdesk.gui.viewer.render_policy import MAX_PREFETCH_TILES
 
 WAIT_MS = 10_000
 
-
-@pytest.fixture
-def view(qtbot) -> Iterator[DocumentView]:
-    widget = DocumentView()
-    widget.open_external_links = False
-    qtbot.addWidget(widget)
-    widget.resize(800, 600)
-    widget.show()
-    qtbot.waitExposed(widget)
-    yield widget
-    widget.close_document()
-    assert threads.join_all(WAIT_MS)  # the render helper process stays for the next test
 
 
 def open_and_wait(qtbot, view: DocumentView, path: Path | str, password: str | None = None) -> int:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -19,7 +18,7 @@ from PySide6.QtGui import QGuiApplication
 
 from pdfdesk.gui import workers
 from pdfdesk.gui.indexing import read_progress
-from pdfdesk.gui.viewer import DocumentView, threads
+from pdfdesk.gui.viewer import DocumentView
 from pdfdesk.index.recognition import activity_path, build_recognition
 from pdfdesk.index.store import DocumentIndex
 from pdfdesk.tools import call_tool
@@ -36,18 +35,6 @@ from tests.review.scans import (
 
 Box = tuple[float, float, float, float]
 
-
-@pytest.fixture
-def view(qtbot) -> Iterator[DocumentView]:
-    widget = DocumentView()
-    widget.open_external_links = False
-    qtbot.addWidget(widget)
-    widget.resize(800, 600)
-    widget.show()
-    qtbot.waitExposed(widget)
-    yield widget
-    widget.close_document()
-    assert threads.join_all(WAIT_MS)
 
 
 def first_line(fingerprint: str) -> list[tuple]:
