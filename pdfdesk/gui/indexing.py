@@ -89,13 +89,13 @@ def read_progress(items: list[tuple[str, str, str]]) -> list[IndexProgress]:
 
 def recognition_progress(fingerprint: str) -> tuple[tuple[int, ...], int]:
     """Worker: (scanned pages still waiting for the OCR stage, pages it has read); nothing waits
-    where recognition cannot run. The count is only read while pages wait (it reads their texts)."""
+    where recognition cannot run. The count is only read while pages wait."""
     from pdfdesk.index.page_text import PageTextStore
     from pdfdesk.index.recognition import awaiting_recognition
 
     try:
         waiting = tuple(awaiting_recognition(fingerprint))
-        return (waiting, len(PageTextStore().recognised(fingerprint))) if waiting else ((), 0)
+        return (waiting, PageTextStore().recognised_count(fingerprint)) if waiting else ((), 0)
     except OSError:
         return (), 0
 

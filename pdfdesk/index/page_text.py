@@ -251,6 +251,13 @@ class PageTextStore:
                 "SELECT page, text, confidence FROM page_text WHERE fingerprint = ? AND source = ?",
                 (fingerprint, OCR))}
 
+    def recognised_count(self, fingerprint: str) -> int:
+        """How many of the document's pages were read by OCR (a count, for progress)."""
+        with self.database.reading() as db:
+            (count,) = aggregate(db.execute("SELECT COUNT(*) FROM page_text WHERE fingerprint = ? AND source = ?",
+                                            (fingerprint, OCR)))
+        return int(count)
+
     def write(self, fingerprint: str, pages_total: int, records: Iterable[PageText]) -> None:
         """Store pages of a document in one transaction (a page stored again is replaced)."""
         rows = [(fingerprint, r.page, r.source, r.confidence, r.text, pack_words(r.words)) for r in records]
