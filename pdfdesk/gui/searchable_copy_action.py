@@ -42,13 +42,28 @@ def default_copy_path(reference: str) -> str:
     return str(default_output(folder / display_name(reference)))
 
 
-def write_copy(reference: str, output: str, password: str | None, overwrite: bool, job: Job,
-               progress: Any) -> CopyReport:
-    """Worker: the copy, reporting (stage, done, total) and stopping when the job is cancelled."""
-    from pdfdesk.index.searchable_copy import save_searchable_copy
+COPY_MEMORY_MB = 4096  # the child's address space (Tesseract's processes have caps of their own)
 
-    return save_searchable_copy(reference, output, password, progress=lambda *step: progress(step),
-                                cancel=job.cancel_event, overwrite=overwrite)
+
+def write_copy(reference: str, output: str, password: str | None, overwrite: bool, job: Job,
+               progress: Any) -> CopyReport | None:
+    """Worker: the copy, made in a child process (MuPDF holds the interpreter while it renders a
+    scan, a tenth of a second a page, which in this process would stall the window), reporting
+    (stage, done, total); a cancel kills the child and removes any half-written copy. None when
+    cancelled."""
+    from pdfdesk.core import childproc
+    from pdfdesk.index.searchable_copy import copy_in_child
+
+    try:
+        return childproc.run_job(copy_in_child, (reference, output, password, overwrite),
+                                 name="pdfdesk-searchable-copy", priority=childproc.Priority.BACKGROUND,
+                                 deadline_s=None, memory_mb=COPY_MEMORY_MB, cancel=job.cancel_event,
+                                 on_message=lambda step: progress(tuple(step)))
+    except childproc.JobCancelled:
+        target = Path(output)
+        for left in target.parent.glob(f".{target.name}.*.tmp"):  # the copy's own temporary name
+            left.unlink(missing_ok=True)
+        return None
 
 
 class CopyDialog(QDialog):
@@ -87,7 +102,9 @@ class CopyDialog(QDialog):
         self.bar.setValue(done)
         self.status.setText(esc(f"{STAGE_TEXT.get(stage, stage)}: {done:,} of {total:,} pages"))
 
-    def done_with(self, report: CopyReport) -> None:
+    def done_with(self, report: CopyReport | None) -> None:
+        if report is None:  # cancelled
+            return
         self._finished()
         self.status.setText(esc(report.summary()).replace("\n", "<br>"))
         if report.output:

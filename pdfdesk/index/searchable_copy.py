@@ -15,6 +15,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -247,3 +248,11 @@ def reads_back(page: pymupdf.Page, words: Sequence[Word]) -> bool:
     text = _squeezed(page.get_text())
     wanted = [_squeezed(word.text) for word in words if word.text.strip()]
     return not wanted or sum(1 for word in wanted if word in text) >= READS_BACK * len(wanted)
+
+
+def copy_in_child(send: Callable[[Any], None], source_path: str, out_path: str, password: str | None,
+                  overwrite: bool) -> CopyReport:
+    """`save_searchable_copy` as a child process's job (the window's), each (stage, done, total)
+    sent as it goes; the parent stops it by killing it."""
+    return save_searchable_copy(source_path, out_path, password, progress=lambda *step: send(step),
+                                overwrite=overwrite)
