@@ -21,7 +21,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
+from concurrent.futures import wait as first_of
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -233,8 +234,6 @@ def recognise_pages(target: Target, pages: list[int], publish: Publish, language
             done += 1
             if progress is not None:
                 progress(done, total)
-            if cancel is not None and cancel.is_set() and not todo:
-                todo.clear()
     finally:
         for future in running:
             future.cancel()
@@ -244,13 +243,9 @@ def recognise_pages(target: Target, pages: list[int], publish: Publish, language
 
 
 def _first_done(running: dict[Future[Recognition], int]) -> Future[Recognition]:
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+    finished, _ = first_of(list(running), return_when=FIRST_COMPLETED)
     # the earliest page first when several finished together: pages appear in order
     return min(finished, key=lambda future: running[future])
-
-
 
 
 def build_recognition(target: Target, progress: Progress | None = None, cancel: threading.Event | None = None,
@@ -286,9 +281,11 @@ def build_recognition(target: Target, progress: Progress | None = None, cancel: 
             library.replace_page(target.fingerprint, number, record.text)
             PageTextStore().write(target.fingerprint, pages_total, [record])
 
-        done = recognise_pages(target, waiting, publish, configured_languages(), progress, cancel, workers,
-                               budget_s=budget_s)
-        if done and not RecognitionLedger().pages(target.fingerprint).waiting:
+        recognise_pages(target, waiting, publish, configured_languages(), progress, cancel, workers,
+                        budget_s=budget_s)
+        # the turn that ends the waiting (whatever it read itself) hands the text on
+        if not RecognitionLedger().pages(target.fingerprint).waiting \
+                and PageTextStore().recognised_count(target.fingerprint):
             rebuild_sections(target, index, state)
             if state.semantic_model is not None:  # made before these pages had text: made again
                 state.semantic_model, state.semantic_complete = None, False

@@ -326,3 +326,18 @@ def test_a_long_scan_takes_turns_so_a_document_added_meanwhile_is_indexed_first(
     owner.submit(target_of(backlog), LIBRARY)
     first_two = [(o.name, o.stage) for o in owner.drain(wait=True)][:2]
     assert first_two == [("opened-scan.pdf", KEYWORD), ("opened-scan.pdf", RECOGNITION)]
+
+
+def test_the_turn_that_ends_the_waiting_hands_the_text_on_even_when_it_read_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    titles = ["Termination", "Payment", "Repairs", "Disputes"]
+    path = scanned_pdf(tmp_path / "headed.pdf", [t * 2 for t in PAGES], titles=titles)
+    target = target_of(path)
+    build_index(target)
+    build_recognition(target, budget_s=0.0, workers=lambda: 1)  # a first turn reads page 1
+    assert RecognitionLedger().waiting(target.fingerprint) == [2, 3, 4]
+    assert not any(s.title == "Termination" for s in PageTextStore().sections(target.fingerprint))
+    monkeypatch.setattr(recognition, "PageReader", functools.partial(recognition.PageReader, deadline_s=0.01))
+    build_recognition(target)  # the last turn: every other page overruns its deadline
+    assert RecognitionLedger().waiting(target.fingerprint) == []
+    assert [s.title for s in PageTextStore().sections(target.fingerprint) if s.title in titles] == ["Termination"]
