@@ -21,7 +21,6 @@ from pdfdesk.review.records import PALETTE
 from tests.gui import test_viewer as viewer_tests
 from tests.gui.test_viewer import WAIT_MS, grab, wait_rendered, word_rect
 
-view = viewer_tests.view  # the same view fixture: shown 800 x 600, its worker joined afterwards
 YELLOW = (0xFF, 0xD5, 0x4F)
 
 
