@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pymupdf
 
-from pdfdesk.core.ocr import tesseract_program
+from pdfdesk.core.ocr_languages import tesseract_program
 
 FONT_FILE = "pdf.ttf"
 BASE_FONT = "GlyphLessFont"

@@ -13,21 +13,28 @@ languages the user set.
 
 from __future__ import annotations
 
-import locale
 import math
-import os
 import re
 import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import pymupdf
 
+from pdfdesk.core.ocr_languages import (
+    OcrUnavailable,
+    default_languages,
+    has_osd,
+    installed_languages,
+    script_languages,
+    tesseract_env,
+    tesseract_program,
+    usable_languages,
+)
 from pdfdesk.core.page_streams import check_page
 from pdfdesk.core.render import fit_zoom
 
@@ -47,30 +54,6 @@ SCRIPT_SURE = 0.5          # OSD's script confidence on a Russian scan: 1.1; on 
 USABLE_SAMPLE = 4000
 # replacement characters, private use (fonts without a Unicode map), C0/C1 controls and surrogates
 _UNREADABLE = re.compile("[\ufffd\ue000-\uf8ff\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-
-# The user's locale language (ISO 639-1) as Tesseract names its language data, and the Debian
-# package that brings it; languages not listed are named as Tesseract names them.
-LOCALE_LANGUAGES = {
-    "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "pt": "por", "nl": "nld",
-    "ru": "rus", "uk": "ukr", "pl": "pol", "cs": "ces", "sv": "swe", "da": "dan", "fi": "fin",
-    "no": "nor", "nb": "nor", "el": "ell", "tr": "tur", "zh": "chi_sim", "ja": "jpn", "ko": "kor",
-    "ar": "ara", "he": "heb", "fa": "fas", "hi": "hin",
-}
-# OSD's script names, and the language data that reads each (first installed wins).
-SCRIPT_LANGUAGES = {
-    "Cyrillic": ("rus", "ukr", "bul", "srp"), "Greek": ("ell",), "Arabic": ("ara", "fas"),
-    "Hebrew": ("heb",), "Han": ("chi_sim", "chi_tra"), "HanS": ("chi_sim",), "HanT": ("chi_tra",),
-    "Japanese": ("jpn",), "Katakana": ("jpn",), "Hiragana": ("jpn",), "Hangul": ("kor",),
-    "Devanagari": ("hin",), "Latin": ("eng",),
-}
-LANGUAGE_SCRIPTS = {language: script for script, languages in SCRIPT_LANGUAGES.items()
-                    for language in languages if script not in ("HanS", "HanT", "Katakana", "Hiragana")}
-LANGUAGE_NAME = re.compile(r"^[a-z]{3}(_[a-z]{3,4})?$")
-
-
-class OcrUnavailable(Exception):
-    """Tesseract cannot run here (not installed, or none of the languages asked for)."""
-
 
 @dataclass(frozen=True)
 class OcrWord:
@@ -97,77 +80,6 @@ class Recognition:
     script: str | None = None  # what OSD said, when it was asked
     seconds: float = 0.0
     note: str | None = None
-
-
-# -- Tesseract on this machine ----------------------------------------------------------------
-def tesseract_program() -> str | None:
-    """The `tesseract` program pdfdesk runs (PDFDESK_TESSERACT names another, e.g. in a bundle)."""
-    chosen = os.environ.get("PDFDESK_TESSERACT")
-    if chosen:
-        return chosen if os.access(chosen, os.X_OK) else None
-    return shutil.which("tesseract")
-
-
-@lru_cache(maxsize=4)
-def _languages_of(program: str) -> frozenset[str]:
-    try:
-        listed = subprocess.run([program, "--list-langs"], capture_output=True, timeout=20, check=False,
-                                stdin=subprocess.DEVNULL, env=_tesseract_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return frozenset()
-    lines = listed.stdout.decode("utf-8", "replace").splitlines()
-    return frozenset(line.strip() for line in lines[1:] if LANGUAGE_NAME.match(line.strip()) and line.strip() != "osd")
-
-
-def installed_languages() -> frozenset[str]:
-    """The language data Tesseract has here (empty when it is not installed)."""
-    program = tesseract_program()
-    return _languages_of(program) if program else frozenset()
-
-
-def has_osd() -> bool:
-    program = tesseract_program()
-    if program is None:
-        return False
-    try:
-        listed = subprocess.run([program, "--list-langs"], capture_output=True, timeout=20, check=False,
-                                stdin=subprocess.DEVNULL, env=_tesseract_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return "osd" in listed.stdout.decode("utf-8", "replace").split()
-
-
-def default_languages(locale_name: str | None = None) -> tuple[str, ...]:
-    """The system locale's language plus English ("de_DE.UTF-8" -> deu, eng)."""
-    if locale_name is None:
-        locale_name = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") \
-            or (locale.getlocale()[0] or "")
-    code = locale_name.split(".")[0].split("_")[0].split("-")[0].lower()
-    own = LOCALE_LANGUAGES.get(code)
-    return (own, "eng") if own and own != "eng" else ("eng",)
-
-
-def parse_languages(setting: str) -> tuple[str, ...]:
-    """A setting such as "deu+eng" (Tesseract's own notation; commas and spaces also split);
-    empty means the locale's default."""
-    parts = tuple(dict.fromkeys(p for p in re.split(r"[+,\s]+", setting.strip().lower()) if p))
-    return parts or default_languages()
-
-
-def usable_languages(wanted: Sequence[str]) -> tuple[tuple[str, ...], str | None]:
-    """The wanted languages Tesseract has, and a one-line note naming what to install for the
-    others (None when nothing is missing). With none of them installed, English if it is."""
-    installed = installed_languages()
-    have = tuple(language for language in wanted if language in installed)
-    missing = [language for language in wanted if language not in installed]
-    note = None
-    if missing:
-        packages = " ".join("tesseract-ocr-" + language.replace("_", "-") for language in missing)
-        note = (f"OCR language data missing: {', '.join(missing)} (install {packages}, "
-                f"or choose other OCR languages in Settings)")
-    if not have and "eng" in installed:
-        have = ("eng",)
-    return have, note
 
 
 # -- which pages need it ----------------------------------------------------------------------
@@ -232,11 +144,6 @@ class _Image:
     turned: int = 0
 
 
-def _tesseract_env() -> dict[str, str]:
-    # one thread per process: pages run side by side, and OpenMP's threads only fight each other
-    return {**os.environ, "OMP_THREAD_LIMIT": "1", "OMP_NUM_THREADS": "1"}
-
-
 def _render(page: pymupdf.Page, dpi: int, folder: Path, turned: int = 0) -> _Image | None:
     """Render the page grey at `dpi` (lowered to the pixel caps), turned by `turned` degrees."""
     check_page(page)
@@ -259,7 +166,7 @@ def _run(arguments: list[str], deadline_s: float, memory_mb: int | None) -> str:
     """Run Tesseract; its stdout, or OcrUnavailable / TimeoutError / MemoryError."""
     try:
         process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, env=_tesseract_env())
+                                   stderr=subprocess.PIPE, env=tesseract_env())
     except OSError as exc:
         raise OcrUnavailable(f"Tesseract could not start: {exc.strerror or exc}") from None
     if memory_mb is not None:
@@ -281,14 +188,11 @@ def _run(arguments: list[str], deadline_s: float, memory_mb: int | None) -> str:
 
 def _cap_memory(pid: int, memory_mb: int) -> None:
     """Cap a started process's address space (Linux); it has not allocated much yet."""
-    prlimit = getattr(__import__("resource"), "prlimit", None) if os.name == "posix" else None
-    if prlimit is None:
-        return
-    import resource
-
     try:
-        prlimit(pid, resource.RLIMIT_AS, (memory_mb * 1024 * 1024, memory_mb * 1024 * 1024))
-    except (OSError, ValueError):
+        import resource
+
+        resource.prlimit(pid, resource.RLIMIT_AS, (memory_mb * 1024 * 1024, memory_mb * 1024 * 1024))
+    except (ImportError, AttributeError, OSError, ValueError):  # no such limit on this system
         pass
 
 
@@ -349,25 +253,6 @@ def _orientation(image: _Image, deadline_s: float, memory_mb: int | None,
             (float(sure.group(1)) if sure else 0.0))
 
 
-def _script_languages(script: str | None, languages: Sequence[str], installed: Iterable[str]) -> tuple[str, ...]:
-    """The languages to read a page in OSD's `script` with: the user's of that script, else the
-    first installed language for it (a Cyrillic page when the user set German and English), and
-    English beside any other script: a Russian manual's commands and names are Latin, and read
-    as Russian alone they come out as Cyrillic look-alikes ("warning" as "магп1п9д")."""
-    if script is None or script not in SCRIPT_LANGUAGES:
-        return tuple(languages)
-    wanted = SCRIPT_LANGUAGES[script]
-    have = set(installed)
-    own = tuple(language for language in languages if LANGUAGE_SCRIPTS.get(language) == LANGUAGE_SCRIPTS.get(wanted[0]))
-    if not own:
-        own = next(((language,) for language in wanted if language in have), ())
-    if not own:
-        return tuple(languages)
-    if LANGUAGE_SCRIPTS.get(own[0]) != "Latin" and "eng" in have and "eng" not in own:
-        own = (*own, "eng")
-    return own
-
-
 @dataclass
 class PageReader:
     """Reads pages with Tesseract in the given languages; one per run (it keeps a scratch folder)."""
@@ -421,7 +306,7 @@ class PageReader:
         turned, script, sure = _orientation(image, self.deadline_s, self.memory_mb, self.program)
         tries = [] if turned == 0 else [self.languages]
         if sure >= SCRIPT_SURE:
-            by_script = _script_languages(script, self.languages, installed_languages())
+            by_script = script_languages(script, self.languages, installed_languages())
             if by_script != self.languages:
                 tries.append(by_script)
         best = Recognition(first.text, first.words, first.confidence, first.dpi, first.languages, 0, script)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pdfdesk.core import ocr
+from pdfdesk.core import ocr_languages as ocr
 from pdfdesk.core.config import SCHEMA, Config, ConfigError, config_path, set_config
 from pdfdesk.gui import config_file, theme, workers
 from pdfdesk.gui.config_file import DELETE

@@ -32,7 +32,7 @@ from typing import Any
 from pdfdesk.core import childproc, paths
 from pdfdesk.core.documents import open_pdf
 from pdfdesk.core.errors import FILE_NOT_FOUND, PERMISSION_DENIED, PdfDeskError
-from pdfdesk.core.ocr import OcrUnavailable
+from pdfdesk.core.ocr_languages import OcrUnavailable
 from pdfdesk.index import embedding
 from pdfdesk.index.builder import Target, build_index, build_vectors, vectors_pending
 from pdfdesk.index.locks import file_lock

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from pdfdesk.core.ocr import OcrUnavailable
+from pdfdesk.core.ocr_languages import OcrUnavailable
 from pdfdesk.index.builder import Target, build_index
 from pdfdesk.index.page_text import OCR, PageText, PageTextStore
 from pdfdesk.index.recognition import RecognitionLedger, build_recognition, configured_languages, recognise_pages

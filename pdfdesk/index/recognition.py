@@ -31,14 +31,8 @@ import pymupdf
 from pdfdesk.core import paths
 from pdfdesk.core.config import get_config
 from pdfdesk.core.documents import open_source
-from pdfdesk.core.ocr import (
-    OcrUnavailable,
-    PageReader,
-    Recognition,
-    parse_languages,
-    tesseract_program,
-    usable_languages,
-)
+from pdfdesk.core.ocr import PageReader, Recognition
+from pdfdesk.core.ocr_languages import OcrUnavailable, parse_languages, tesseract_program, usable_languages
 from pdfdesk.index.builder import Target, rebuild_sections
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.store import DocumentIndex, IndexState

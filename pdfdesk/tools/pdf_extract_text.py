@@ -13,7 +13,8 @@ from pdfdesk.core.hidden_text import HiddenTextReport, findings_of
 from pdfdesk.core.mupdf_errors import is_mupdf_error
 from pdfdesk.core.page_streams import PageOverLimit
 from pdfdesk.core.pages import format_page_set, parse_page_spec
-from pdfdesk.core.ocr import OcrUnavailable, recognise_page, tesseract_program, usable_text
+from pdfdesk.core.ocr import recognise_page, usable_text
+from pdfdesk.core.ocr_languages import OcrUnavailable, tesseract_program
 from pdfdesk.core.text import has_images, has_text, page_text, text_page
 from pdfdesk.index.recognition import configured_languages, recognised_pages, recognition_failures
 from pdfdesk.tools.common import document_details, repaired_note

@@ -8,7 +8,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pdfdesk.core import ocr
+from pdfdesk.core import ocr, ocr_languages
 from tests.pdf_factory import born_digital_page, save, scanned_pdf
 
 LEASE = ("The tenant shall keep the premises in good repair and shall not assign this lease without the "
@@ -145,7 +145,7 @@ def test_a_page_over_its_memory_cap_raises_memory_error(tmp_path: Path) -> None:
     try:
         with pymupdf.open(path) as doc:
             image = reader.render(doc[0])
-        with pytest.raises((MemoryError, ocr.OcrUnavailable)):
+        with pytest.raises((MemoryError, ocr_languages.OcrUnavailable)):
             reader.read(image)
     finally:
         reader.close()
@@ -186,11 +186,11 @@ def test_the_scan_resolution_is_read_from_the_image(tmp_path: Path) -> None:
     ("zh_CN.UTF-8", ("chi_sim", "eng")), ("ru_RU", ("rus", "eng")), ("", ("eng",)),
 ])
 def test_default_languages_follow_the_locale(locale_name: str, languages: tuple[str, ...]) -> None:
-    assert ocr.default_languages(locale_name) == languages
+    assert ocr_languages.default_languages(locale_name) == languages
 
 
 def test_a_missing_language_is_named_with_its_package() -> None:
-    have, note = ocr.usable_languages(("eng", "xyz", "chi_tra_vert"))
+    have, note = ocr_languages.usable_languages(("eng", "xyz", "chi_tra_vert"))
     assert have == ("eng",)
     assert note is not None and "tesseract-ocr-xyz" in note and "tesseract-ocr-chi-tra-vert" in note
     assert "\n" not in note
@@ -198,11 +198,12 @@ def test_a_missing_language_is_named_with_its_package() -> None:
 
 def test_every_common_language_is_installed() -> None:
     """What scripts/bootstrap.sh brings, so a Cyrillic, Chinese or Arabic scan is read right."""
-    assert {"eng", "deu", "fra", "spa", "ita", "por", "rus", "chi_sim", "jpn", "ara"} <= ocr.installed_languages()
-    assert ocr.has_osd()
+    common = {"eng", "deu", "fra", "spa", "ita", "por", "rus", "chi_sim", "jpn", "ara"}
+    assert common <= ocr_languages.installed_languages()
+    assert ocr_languages.has_osd()
 
 
 def test_without_tesseract_a_reader_says_what_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PDFDESK_TESSERACT", str(tmp_path / "no-such-program"))
-    with pytest.raises(ocr.OcrUnavailable, match="apt install tesseract-ocr"):
+    with pytest.raises(ocr_languages.OcrUnavailable, match="apt install tesseract-ocr"):
         ocr.PageReader(("eng",))
