@@ -15,11 +15,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox,
-                               QProgressBar, QStackedWidget, QTabWidget, QToolBar, QWidget)
+from PySide6.QtGui import QAction, QCloseEvent, QDragMoveEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QProgressBar,
+                               QStackedWidget, QTabWidget, QToolBar, QWidget)
 
-from pdfdesk import __version__
 from pdfdesk.core.references import normalise_reference
 from pdfdesk.gui import recent, workers
 from pdfdesk.gui.activity import ActivityWatch
@@ -29,14 +28,14 @@ from pdfdesk.gui.drops import local_pdf_paths
 from pdfdesk.gui.indexing import IndexMonitor, IndexProgress
 from pdfdesk.gui.library_panel import LibraryPanel
 from pdfdesk.gui.new_action import Shortcut, new_action
-from pdfdesk.gui.progress_line import fit_format
+from pdfdesk.gui.index_line import show_index_line
 from pdfdesk.gui.search_panel import SearchPanel
 from pdfdesk.gui.viewer.actions import ViewActions
 from pdfdesk.gui.viewer.contract import PageView
 from pdfdesk.gui.viewer.zoom import percent
 from pdfdesk.gui.welcome import WelcomePage
 from pdfdesk.gui.window_chrome import (DockProportions, build_menus, build_status_bar, build_toolbar,
-                                       restore_window_layout, save_window_layout)
+                                       restore_window_layout, save_window_layout, show_about)
 from pdfdesk.gui.window_jobs import expand_drop, passage_rects
 from pdfdesk.gui.window_review import ReviewActions
 from pdfdesk.gui.window_session import WindowSession
@@ -179,7 +178,7 @@ class MainWindow(QMainWindow):
                                "Search this document or the library")
         self.fullscreen_action = a("&Full screen", self.toggle_fullscreen, "F11")
         self.fullscreen_action.setCheckable(True)
-        self.about_action = a("&About pdfdesk", self._about)
+        self.about_action = a("&About pdfdesk", lambda: show_about(self))
         # the viewer's own commands (zoom, find, go to page, back/forward), on the current tab's view
         self.view_actions = actions = ViewActions(self)
         self.addActions(actions.actions())
@@ -407,55 +406,16 @@ class MainWindow(QMainWindow):
         if tab is not None and tab.reference == progress.reference:
             self.search_panel.show_index_progress(progress)
         latest = [p for p in (self.index_monitor.latest(t.reference) for t in self.document_tabs()) if p is not None]
-        running = [p for p in latest if not p.complete and not p.error and p.pages_total]
-        recognising = [p for p in latest if p.complete and p.recognising]
-        if not running and recognising:
-            self._show_recognition_progress(recognising, tab)
-            return
-        if not running:
-            self.index_progress.hide()
-            if progress.complete and progress.pages_total:
-                self.statusBar().showMessage(f"{progress.name} is indexed: search is instant.", 4000)
-            return
-        shown = next((p for p in running if tab is not None and p.reference == tab.reference), running[0])
-        self.index_progress.setRange(0, shown.pages_total)
-        self.index_progress.setValue(shown.pages_done)
-        more = f" (+{len(running) - 1})" if len(running) > 1 else ""
-        self.index_progress.setToolTip(f"Indexing {shown.name}: {shown.pages_done:,} of {shown.pages_total:,} "
-                                       f"pages{more} (search works meanwhile)")
-        self.index_progress.show()
-        # the bar is narrow: the longest text that fits, the whole sentence in the tooltip
-        fit_format(self.index_progress, [f"Indexing {shown.name}: %v/%m{more}", f"Indexing %v/%m{more}",
-                                         f"%v/%m{more}", "%p%"])
-
-    def _show_recognition_progress(self, recognising: list[IndexProgress], tab: DocumentTab | None) -> None:
-        """The OCR stage's progress on the status bar's indexing line (the current tab's first)."""
-        shown = next((p for p in recognising if tab is not None and p.reference == tab.reference), recognising[0])
-        more = f" (+{len(recognising) - 1})" if len(recognising) > 1 else ""
-        self.index_progress.setRange(0, shown.scanned_total)
-        self.index_progress.setValue(shown.recognised)
-        self.index_progress.setToolTip(f"Recognising the scanned pages of {shown.name}: {shown.recognised:,} of "
-                                       f"{shown.scanned_total:,} read{more} (each can be searched and selected "
-                                       "once read)")
-        self.index_progress.show()
-        fit_format(self.index_progress, [f"Recognising scanned pages: %v/%m{more}", f"Recognising %v/%m{more}",
-                                         f"OCR %v/%m{more}", "%p%"])
-
-    def _about(self) -> None:
-        box = QMessageBox(QMessageBox.Icon.Information, "About pdfdesk",
-                          f"<b>pdfdesk {__version__}</b><p>Review PDFs with search and an embedded agent.</p>"
-                          "<p>Free software under the GNU AGPL v3 or later.</p>", QMessageBox.StandardButton.Ok, self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        shown = show_index_line(self.index_progress, latest, tab.reference if tab is not None else None)
+        if not shown and progress.complete and progress.pages_total:
+            self.statusBar().showMessage(f"{progress.name} is indexed: search is instant.", 4000)
 
     # -- drops -------------------------------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if local_pdf_paths(event.mimeData()):
-            event.acceptProposedAction()
-
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:
         if local_pdf_paths(event.mimeData()):
             event.acceptProposedAction()
+
+    dragEnterEvent = dragMoveEvent  # a drag entering is one moving over the window: the same test
 
     def dropEvent(self, event: QDropEvent) -> None:
         paths = local_pdf_paths(event.mimeData())

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, cast
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QProgressBar, QToolBar, QToolButton
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QProgressBar, QToolBar, QToolButton
 
+from pdfdesk import __version__
 from pdfdesk.gui import icons, workers
 from pdfdesk.gui.searchable_copy_action import SearchableCopy
 from pdfdesk.gui.welcome import fill_recent_menu
@@ -267,3 +268,12 @@ def save_window_layout(window: QMainWindow) -> None:
     settings.setValue("geometry", window.saveGeometry())
     settings.setValue("state", window.saveState())
     settings.sync()
+
+
+def show_about(window: MainWindow) -> None:
+    """Help → About: the version and the licence."""
+    box = QMessageBox(QMessageBox.Icon.Information, "About pdfdesk",
+                      f"<b>pdfdesk {__version__}</b><p>Review PDFs with search and an embedded agent.</p>"
+                      "<p>Free software under the GNU AGPL v3 or later.</p>", QMessageBox.StandardButton.Ok, window)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
