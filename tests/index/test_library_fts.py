@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pdfdesk.index.library_fts import SqliteLibrary, page_columns, token
+from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.library_fts_query import page_columns, token
 from pdfdesk.index.library_search import parse, rank
 
 
