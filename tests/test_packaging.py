@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import ast
 import re
-import shutil
 import subprocess
 import tomllib
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,7 +56,6 @@ def test_windows_icon_holds_its_sizes() -> None:
     assert widths == [16, 24, 32, 48, 64, 128, 256]
 
 
-@pytest.mark.skipif(shutil.which("desktop-file-validate") is None, reason="desktop-file-utils is not installed")
 def test_desktop_entry_validates() -> None:
     proc = subprocess.run(["desktop-file-validate", str(ROOT / "resources" / "pdfdesk.desktop")],
                           capture_output=True, text=True, timeout=30)
