@@ -131,6 +131,53 @@ class ExtractTextDetails(DocumentDetails):
     blank_pages: str
     ocr_pages: str                  # pages whose text was recognised by OCR (marked in the text)
     ocr_confidence: NotRequired[dict[str, float]]  # page -> Tesseract's mean word confidence, 0-100
+    table_pages: NotRequired[str]   # pages whose tables are given as Markdown (tables=true)
+    tables_given: NotRequired[int]
+
+
+# -- pdf_tables --------------------------------------------------------------------------------
+class TableCellItem(TypedDict):
+    row: int
+    col: int
+    text: str
+    rowspan: NotRequired[int]
+    colspan: NotRequired[int]
+    bbox: NotRequired[list[float]]     # [x0, y0, x1, y1] in page points, top-left origin, unrotated
+
+
+class TablePartItem(TypedDict):
+    page: int
+    bbox: list[float]
+    first_row: int
+    rows: int
+
+
+class TableItem(TypedDict):
+    page: int                 # where it starts
+    pages: list[int]          # every page it stands on (several when continued and joined)
+    bbox: list[float]         # on its first page, page points, top-left origin, unrotated
+    rows: int
+    cols: int
+    header_rows: int
+    kind: str                 # "ruled" (drawn lines), "aligned" (no lines), "area" (a drawn area read)
+    source: str               # "text" (the text layer) or "ocr" (words recognised on a scan)
+    continued: bool
+    cells: list[TableCellItem]
+    parts: NotRequired[list[TablePartItem]]
+    notes: NotRequired[list[str]]
+
+
+class TablesDetails(DocumentDetails):
+    tables: list[TableItem]
+    count: int
+    pages_requested: str
+    pages_searched: str        # the pages looked at (a long document is looked at in turns)
+    truncated: bool
+    next_page: int | None      # the first page not looked at or not shown, when truncated
+    format: str
+    pages_awaiting_ocr: NotRequired[str]
+    damaged_pages: NotRequired[str]
+    area: NotRequired[list[float]]
 
 
 # -- pdf_render_page ---------------------------------------------------------------------------

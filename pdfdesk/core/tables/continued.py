@@ -1,0 +1,75 @@
+"""A table continued over pages joined into one: the last table of a page and the first of the
+next, with as many columns standing at the same places, are one table. A heading the next page
+repeats is dropped from the joined rows (and counted)."""
+
+from __future__ import annotations
+
+from pdfdesk.core.tables.model import Table, TableCell, TablePart
+
+EDGE_TOLERANCE = 6.0   # points between the column edges of two parts of one table
+LOW_ON_PAGE = 0.45     # the first part ends below this share of the page ... (its box bottom)
+HIGH_ON_PAGE = 0.55    # ... and the next part starts above this share of its page
+
+
+def _column_edges(table: Table, part: int = 0) -> list[float]:
+    edges: dict[int, float] = {}
+    for cell in table.cells:
+        if cell.bbox is None or cell.colspan != 1:
+            continue
+        piece = table.parts[part]
+        if not piece.first_row <= cell.row < piece.first_row + piece.rows:
+            continue
+        edges.setdefault(cell.col, cell.bbox[0])
+    return [edges[c] for c in sorted(edges)]
+
+
+def _continues(first: Table, second: Table, heights: dict[int, float]) -> bool:
+    if first.cols != second.cols or second.page != first.parts[-1].page + 1 or first.kind != second.kind:
+        return False
+    last = first.parts[-1]
+    height_a, height_b = heights.get(last.page), heights.get(second.page)
+    if height_a and height_b and (last.bbox[3] < LOW_ON_PAGE * height_a or second.bbox[1] > HIGH_ON_PAGE * height_b):
+        return False
+    a, b = _column_edges(first, len(first.parts) - 1), _column_edges(second)
+    return len(a) == len(b) and all(abs(x - y) <= EDGE_TOLERANCE for x, y in zip(a, b, strict=True))
+
+
+def _joined(first: Table, second: Table) -> Table:
+    grid_a, grid_b = first.grid(), second.grid()
+    repeated = 0
+    while (repeated < first.header_rows and repeated < second.rows
+           and grid_b[repeated] == grid_a[repeated]):
+        repeated += 1
+    offset = first.rows - repeated
+    cells = list(first.cells) + [TableCell(c.row + offset, c.col, c.text, c.rowspan, c.colspan, c.bbox)
+                                 for c in second.cells if c.row >= repeated]
+    rows = first.rows + second.rows - repeated
+    part = TablePart(second.page, second.bbox, first.rows, second.rows - repeated)
+    pages = f"{first.page}–{second.page}"
+    notes = [n for n in first.notes if not n.startswith("continued")] + [f"continued over pages {pages}"]
+    return Table(rows, first.cols, cells, [*first.parts, part], first.header_rows, first.kind, first.source,
+                 first.repeated_headers + repeated, notes)
+
+
+def join_continued(tables: list[Table], page_heights: dict[int, float] | None = None) -> list[Table]:
+    """Tables in page order with each continued table joined. `page_heights` (page -> height in
+    points) lets a join require that the first part ends low on its page and the next starts high."""
+    heights = page_heights or {}
+    result: list[Table] = []
+    for table in tables:
+        if result and _continues(result[-1], table, heights) and _last_on_page(tables, result[-1]) \
+                and _first_on_page(tables, table):
+            result[-1] = _joined(result[-1], table)
+        else:
+            result.append(table)
+    return result
+
+
+def _last_on_page(tables: list[Table], table: Table) -> bool:
+    page = table.parts[-1].page
+    bottom = table.parts[-1].bbox[3]
+    return not any(t.page == page and t.bbox[1] > bottom for t in tables)
+
+
+def _first_on_page(tables: list[Table], table: Table) -> bool:
+    return not any(t.page == table.page and t.bbox[3] < table.bbox[1] for t in tables)
