@@ -162,17 +162,20 @@ def _lonely_gaps_closed(block: list[Line], gaps: list[tuple[float, float]],
 
 
 def _rows(block: list[Line], bounds: list[float]) -> list[list[Line]]:
-    """Lines grouped into rows: a line close under the last one that adds words only where the row
-    holds words already, none of them amounts, continues the row's cells (a wrapped cell)."""
-    candidate_pitches = [b.top - a.top for a, b in itertools.pairwise(block) if a.candidate and b.candidate]
-    pitch = statistics.median(candidate_pitches) if candidate_pitches else None
+    """Lines grouped into rows: a line that adds words only where the row holds words already, none
+    of them amounts, continues the row's cells (a wrapped cell) when it sits closer under the row
+    than rows sit to each other (word boxes of one cell's lines may even overlap), or is a lone
+    phrase under an empty first column."""
+    pairs = [(a, b) for a, b in itertools.pairwise(block) if a.candidate and b.candidate]
+    spacing = statistics.median(b.top - a.bottom for a, b in pairs) if pairs else None
+    margin = 0.15 * _height([w for line in block for w in line.words])
     rows: list[list[Line]] = []
     for line in block:
         if rows:
             last = rows[-1]
             filled = {_column(w.cx, bounds) for row_line in last for w in row_line.words}
             mine = {_column(w.cx, bounds) for w in line.words}
-            tight = pitch is not None and line.top - last[-1].top < 0.8 * pitch
+            tight = spacing is not None and line.top - last[-1].bottom < spacing - margin
             words_only = not any(is_number(" ".join(w.text for w in p)) for p in line.phrases)
             first_empty = 0 not in mine
             if words_only and mine <= filled and (tight or (first_empty and not line.candidate)):
@@ -227,14 +230,12 @@ def table_slots(block: list[Line]) -> Found | None:
 
 
 def _spans(row: list[Line], gaps: list[tuple[float, float]], bounds: list[float]) -> list[tuple[int, int]]:
-    """Heading phrases that run over a column gap: the columns each covers."""
-    spans = []
-    for line in row:
-        for phrase in line.phrases:
-            x0, x1 = phrase[0].x0, phrase[-1].x1
-            if any(x0 < a and x1 > b for a, b in gaps):
-                spans.append((_column(x0 + 0.5, bounds), _column(x1 - 0.5, bounds)))
-    return spans
+    """Heading phrases with a word that runs over a column gap (a heading centred over the columns
+    it names): the columns each covers. A phrase whose gap falls between two of its words is two
+    headings that stand close, not one over both."""
+    return [(_column(phrase[0].x0 + 0.5, bounds), _column(phrase[-1].x1 - 0.5, bounds))
+            for line in row for phrase in line.phrases
+            if any(w.x0 < a and w.x1 > b for w in phrase for a, b in gaps)]
 
 
 def aligned_tables(words: Sequence[Word], min_rows: int = MIN_ROWS) -> list[Found]:

@@ -27,8 +27,16 @@ class Slot:
     colspan: int = 1
 
 
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
 def is_number(text: str) -> bool:
     return bool(_NUMBER.match(text.strip()))
+
+
+def is_amount(text: str) -> bool:
+    """A number that is not a year: a heading row names years ("2025", "2024") over amounts."""
+    return is_number(text) and not _YEAR.match(text.strip())
 
 
 class WordIndex:
@@ -65,16 +73,16 @@ def header_rows(grid: list[list[str]], spans: Sequence[Slot]) -> int:
     first = [text for text in grid[0] if text]
     if len(first) < 2 and not any(s.row == 0 and s.colspan > 1 for s in spans):
         return 0
-    if any(is_number(text) for text in first):
+    if any(is_amount(text) for text in first):
         return 0
-    body_numbers = any(is_number(text) for row in grid[1:] for text in row if text)
+    body_numbers = any(is_amount(text) for row in grid[1:] for text in row if text)
     if not body_numbers and len(first) < len(grid[0]):
         return 0
     count = 1
     merged_top = any(s.row == 0 and s.colspan > 1 for s in spans)
     if merged_top and len(grid) > 2:
         second = [text for text in grid[1] if text]
-        if second and not any(is_number(text) for text in second):
+        if second and not any(is_amount(text) for text in second):
             count = 2
     return count
 

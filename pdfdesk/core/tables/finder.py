@@ -15,7 +15,7 @@ from pdfdesk.core.tables.aligned import aligned_tables
 from pdfdesk.core.tables.cells import Slot, WordIndex, assemble
 from pdfdesk.core.tables.continued import join_continued
 from pdfdesk.core.tables.model import ALIGNED, AREA, RULED, Box, Table
-from pdfdesk.core.tables.page_content import PageContent, Word, WordTuple, read_content
+from pdfdesk.core.tables.page_content import PageContent, Word, WordTuple, monospace_boxes, read_content
 from pdfdesk.core.tables.ruled import ruled_grids
 
 __all__ = ["area_table", "join_continued", "page_tables"]
@@ -45,14 +45,32 @@ def _ruled(content: PageContent, number: int, source: str, kind: str = RULED) ->
 
 
 def _aligned(content: PageContent, words: Sequence[Word], number: int, source: str, kind: str,
-             min_rows: int) -> list[Table]:
+             min_rows: int) -> list[tuple[Table, Box]]:
+    """Tables drawn without lines, each with its box in the reading frame."""
     index = WordIndex(words)
     tables = []
     for found in aligned_tables(words, min_rows):
         table = assemble(found.slots, found.rows, found.cols, content, index, number, kind, source)
         if table is not None:
-            tables.append(table)
+            tables.append((table, _frame_box(found.slots)))
     return tables
+
+
+_CODE_MARKS = ("{", "}", ";", "::=", "==", "->", "=>")
+
+
+def _is_code(table: Table, box: Box, words: Sequence[Word], monospace: list[Box]) -> bool:
+    """A block of program code in a fixed-width font lines up like a table ("value1  INTEGER,");
+    it is code when nearly all its words are fixed-width and its rows end or hold code marks."""
+    inside = [w for w in words if _inside(w, box)]
+    if not inside:
+        return False
+    fixed = sum(1 for w in inside if any(_inside(w, box) for box in monospace))
+    if fixed < 0.8 * len(inside):
+        return False
+    marked = sum(1 for row in table.grid()
+                 if any(text.rstrip().endswith((",", "(")) or any(m in text for m in _CODE_MARKS) for text in row))
+    return marked >= 0.25 * table.rows
 
 
 def page_tables(page: pymupdf.Page, number: int, words: Sequence[WordTuple] | None = None,
@@ -63,7 +81,11 @@ def page_tables(page: pymupdf.Page, number: int, words: Sequence[WordTuple] | No
     tables, taken = _ruled(content, number, source)
     if not content.crowded:
         free = [w for w in content.words if not any(_inside(w, box) for box in taken)]
-        tables += _aligned(content, free, number, source, ALIGNED, min_rows=3)
+        aligned = _aligned(content, free, number, source, ALIGNED, min_rows=3)
+        if aligned and source == "text":
+            monospace = monospace_boxes(page, ~content.to_page)
+            aligned = [(t, box) for t, box in aligned if not monospace or not _is_code(t, box, free, monospace)]
+        tables += [t for t, _box in aligned]
     for table in tables:
         table.notes.extend(content.notes)
     return sorted(tables, key=lambda t: (t.bbox[1], t.bbox[0]))
@@ -83,5 +105,5 @@ def area_table(page: pymupdf.Page, number: int, area: Box, words: Sequence[WordT
     ruled, _taken = _ruled(content, number, source, AREA)
     if ruled:
         return max(ruled, key=lambda t: t.rows * t.cols)
-    tables = _aligned(content, content.words, number, source, AREA, min_rows=1)
+    tables = [t for t, _box in _aligned(content, content.words, number, source, AREA, min_rows=1)]
     return max(tables, key=lambda t: t.rows * t.cols) if tables else None

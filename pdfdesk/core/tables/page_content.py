@@ -140,6 +140,19 @@ def _rectangle(rules: list[Rule], rect: pymupdf.Rect, stroked: bool) -> None:
                   Rule(False, rect.x0, rect.y0, rect.y1), Rule(False, rect.x1, rect.y0, rect.y1)]
 
 
+def monospace_boxes(page: pymupdf.Page, frame: pymupdf.Matrix) -> list[tuple[float, float, float, float]]:
+    """The boxes (in the reading frame) of text set in a fixed-width font: where code stands."""
+    boxes = []
+    for block in page.get_text("dict", flags=0)["blocks"]:
+        for line in block.get("lines", []):
+            for span in line["spans"]:
+                if span["flags"] & pymupdf.TEXT_FONT_MONOSPACED or "mono" in span["font"].lower() \
+                        or "courier" in span["font"].lower():
+                    rect = pymupdf.Rect(span["bbox"]) * frame
+                    boxes.append((rect.x0, rect.y0, rect.x1, rect.y1))
+    return boxes
+
+
 def read_content(page: pymupdf.Page, words: Sequence[WordTuple] | None = None) -> PageContent:
     """The page's words (its text layer, or `words` recognised on a scan) and ruling lines."""
     notes: list[str] = []
