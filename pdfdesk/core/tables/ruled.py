@@ -77,6 +77,15 @@ def _edges(positions: Iterable[float]) -> list[float]:
     return edges
 
 
+def _outer(edges: list[float], low: float, high: float) -> list[float]:
+    """Edges with the lines' far ends added where they reach well past the outermost edge."""
+    if edges and low < edges[0] - 4 * SNAP:
+        edges = [low, *edges]
+    if edges and high > edges[-1] + 4 * SNAP:
+        edges = [*edges, high]
+    return edges
+
+
 def _near(rules: list[Rule], edges: list[float]) -> list[list[Rule]]:
     """For each edge, the lines that lie on it."""
     return [[r for r in rules if abs(r.at - edge) <= SNAP] for edge in edges]
@@ -96,6 +105,10 @@ def _covered(rules: list[Rule], start: float, end: float) -> bool:
 
 def _grid(horizontal: list[Rule], vertical: list[Rule]) -> Grid | None:
     xs, ys = _edges(v.at for v in vertical), _edges(h.at for h in horizontal)
+    # a table ruled between its columns but not around them: its rows' lines reach past the last
+    # column line, and the cells out there are the table's first and last columns
+    xs = _outer(xs, min(h.start for h in horizontal), max(h.end for h in horizontal))
+    ys = _outer(ys, min(v.start for v in vertical), max(v.end for v in vertical))
     if len(xs) < 2 or len(ys) < 2:
         return None
     rows, cols = len(ys) - 1, len(xs) - 1
