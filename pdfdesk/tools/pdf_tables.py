@@ -39,7 +39,7 @@ from pdfdesk.tools.contract import (
 from pdfdesk.tools.details import TableItem, TablesDetails
 from pdfdesk.tools.recognised_words import ocr_words
 
-MAX_CHARS = 60_000       # the text content stays under the contract's 64 KB with the notices
+MAX_BYTES = 60_000       # UTF-8 bytes of tables: the text content stays under the contract's 64 KB
 LOOK_SECONDS = 30.0      # pages are looked at for this long per call; the rest is a next call
 FORMATS = ("markdown", "csv", "json")
 KIND_WORDS = {ALIGNED: "drawn without lines", AREA: "read from the area asked for"}
@@ -174,14 +174,18 @@ def pdf_tables(args: dict[str, Any]) -> ToolResult:
     blocks: list[str] = []
     used = 0
     next_page = found.stopped_at
+    cut = False
     for index, table in enumerate(found.tables, 1):
         block = (json.dumps(table_record(table, cell_boxes=False), ensure_ascii=False) if style == "json"
                  else f"{describe(table, index)}\n{RENDERERS[style](table)}")
-        if used + len(block) > MAX_CHARS and shown:
-            next_page = table.page
-            break
+        size = len(block.encode("utf-8"))
+        if used + size > MAX_BYTES:
+            if shown:
+                next_page = table.page
+                break
+            block, cut = _cut(block, MAX_BYTES), True  # one table bigger than a whole answer
         blocks.append(block)
-        used += len(block) + 2
+        used += size + 2
         shown.append(cast(TableItem, table_record(table)))
     truncated = next_page is not None
     searched = [p for p in found.searched if next_page is None or p < next_page]
@@ -189,6 +193,9 @@ def pdf_tables(args: dict[str, Any]) -> ToolResult:
     header = (f"Document: {neutralise(name)}{note}. {len(shown)} table{'s' * (len(shown) != 1)} found; "
               f"page{'s' * (len(searched) != 1)} looked at: {looked} of requested {format_page_set(pages)}.")
     notices = _notices(found, truncated, next_page, pages, area is not None)
+    if cut:
+        notices.insert(0, "[The first table is larger than one answer may be; its text was cut. Its cells are "
+                          "all in the structured result, or ask for a smaller area of the page.]")
     details: TablesDetails = {
         **document, "tables": shown, "count": len(shown), "pages_requested": format_page_set(pages),
         "pages_searched": format_page_set(searched), "truncated": truncated, "next_page": next_page,
@@ -207,6 +214,13 @@ def pdf_tables(args: dict[str, Any]) -> ToolResult:
     if notices:
         content.append(text_item("\n".join(notices)))
     return ToolResult(content=content, details=details)
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` UTF-8 bytes, at a line's end where one is near."""
+    head = text.encode("utf-8")[:limit].decode("utf-8", "ignore")
+    end = head.rfind("\n")
+    return (head[:end] if end > limit // 2 else head) + "\n[…]"
 
 
 def _notices(found: Survey, truncated: bool, next_page: int | None, pages: list[int], area: bool) -> list[str]:
