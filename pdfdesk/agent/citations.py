@@ -86,6 +86,14 @@ class CitationTracker:
         if facts is None or facts.about_document:
             self._last_doc = doc
 
+    def point_at(self, document: str, page: int, excerpt: str,
+                 rects: tuple[tuple[float, float, float, float], ...]) -> None:
+        """Make a later citation of `page` highlight this excerpt and these boxes (a table cell an
+        answer quotes) rather than what a search hit on that page showed."""
+        seen = self._seen.setdefault(document, _Seen())
+        seen.pages.add(page)
+        seen.excerpts[page] = (excerpt, rects)
+
     # -- what the model wrote ------------------------------------------------------------------
     def _resolve(self, file: str | None, page: int) -> str | None:
         if file:

@@ -57,6 +57,10 @@ class TurnState:
 
 
 CHAT_HIDDEN_PARAMETERS = ("library",)  # the chat reads the attached documents only
+# What the chat's calls get when the model does not say: its reading keeps tables as Markdown where
+# they stand (the CLI and MCP keep the tool's own default, plain text). Applied only where the tool
+# takes the parameter.
+CHAT_DEFAULTS: dict[str, dict[str, Any]] = {"pdf_extract_text": {"tables": True}}
 
 
 def _chat_properties(chat: ChatUse, properties: dict[str, Any]) -> dict[str, Any]:
@@ -143,6 +147,10 @@ class AgentLoop:
                                f"({attached}); {path!r} is not one of them.",
                                "Use one of those paths, or ask the user to attach the file.")
         args["path"] = document
+        offered = tool.schema.get("properties", {})
+        for key, value in CHAT_DEFAULTS.get(call.name, {}).items():
+            if key in offered:
+                args.setdefault(key, value)
         return args
 
     async def _answer_call(self, call: ToolCall) -> tuple[ToolOutput, ToolCallFinished]:

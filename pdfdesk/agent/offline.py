@@ -25,7 +25,9 @@ from pdfdesk.agent.citations import CitationTracker
 from pdfdesk.agent.events import AgentEvent, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted
 from pdfdesk.agent.loop import ToolRunner, TurnState, summarize_result
 from pdfdesk.agent.prompts import display_name
+from pdfdesk.agent.table_lookup import CellAnswer, find_cells
 from pdfdesk.core.config import Config, config_path
+from pdfdesk.core.pages import format_page_set
 from pdfdesk.tools import ToolResult, call_tool
 
 OFFLINE_LABEL = "offline answerer"
@@ -52,6 +54,7 @@ _SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|outline|tl;?dr|gist|mai
 _NOTES = re.compile(r"\b(?:my|our|the|all|review)\s+(?:own\s+)?(?:notes|annotations|highlights|comments)\b",
                     re.IGNORECASE)
 NOTES_LISTED = 30            # per document
+TABLE_PAGES = 12             # pages of one document read for tables when a question may name a cell
 _FIND = re.compile(r"^\s*(?:please\s+)?(?:find|search(?:\s+for)?|look\s+for|locate|where\s+(?:is|are|does\s+it\s+"
                    r"(?:say|mention|talk\s+about|discuss)|do(?:es)?\s+(?:they|it)\s+(?:mention|say|discuss))|"
                    r"which\s+pages?\s+(?:mentions?|says?|discuss(?:es)?|contains?))\s+(?P<what>.+?)\s*[?.!]*\s*$",
@@ -220,7 +223,51 @@ class OfflineAnswerer:
         matches, problems = await self._search(" ".join(words), events, 5)
         if not matches:
             return "\n".join(["Nothing in the attached documents matches that question.", *problems])
+        cells = await self._table_cells(intent.subject, matches, events)
+        if cells:
+            return "\n".join([*self._cell_lines(cells), *problems])
         return "\n".join(["The passages that best match your question:", *self._passages(matches, PASSAGES), *problems])
+
+    async def _table_cells(self, question: str, matches: list[tuple[str, dict[str, Any]]],
+                           events: list[AgentEvent]) -> list[CellAnswer]:
+        """The table cells the question names, in the tables on its search hits' pages. The page before
+        each hit is read too, so a table continued onto a hit page keeps its headings; a table that
+        does not reach a hit page is not used."""
+        hits: dict[str, set[int]] = {}
+        for document, match in matches:
+            hits.setdefault(document, set()).add(int(match["page"]))
+        tables: list[tuple[str, dict[str, Any]]] = []
+        for document, pages in hits.items():
+            wanted = sorted(pages | {page - 1 for page in pages if page > 1})[:TABLE_PAGES]
+            result = await self._tool("pdf_tables", {"path": document, "pages": format_page_set(wanted),
+                                                     "format": "json"}, events)
+            if result.is_error:
+                continue
+            tables += [(document, record) for record in result.details.get("tables", [])
+                       if pages & set(record.get("pages") or [record.get("page")])]
+        return find_cells(question, tables)
+
+    def _cell_lines(self, cells: list[CellAnswer]) -> list[str]:
+        """Each cell quoted with its row and column headings and its cited page (highlighting the cell)."""
+        pointed: set[tuple[str, int]] = set()
+        lines = []
+        alike = Counter(cell.row_label for cell in cells)
+        for cell in cells:
+            if (cell.document, cell.page) not in pointed and cell.rects:
+                pointed.add((cell.document, cell.page))
+                self.tracker.point_at(cell.document, cell.page, cell.value, cell.rects)
+            value = quoted(cell.value) if cell.value.strip() else "an empty cell"
+            where = f"on page {cell.page}" + (f" (the table begins on page {cell.table_page})"
+                                              if cell.table_page != cell.page else "")
+            row = quoted(cell.row_label)
+            if alike[cell.row_label] > 1 and cell.row_cells:  # rows whose keys read the same: the whole row
+                row += f" (the row reads {quoted(' | '.join(cell.row_cells))})"
+            lines.append(f"{value} — row {row}, column {quoted(cell.column_label)}, in the table "
+                         f"{where} {self._cite(cell.document, cell.page)}")
+        if len(lines) == 1:
+            return ["From the table: " + lines[0]]
+        return [(f"{len(lines)} table cells match your question equally well, so it is ambiguous which one you "
+                 "mean; each is quoted:"), *(f"{n}. {line}" for n, line in enumerate(lines, 1))]
 
     def _pick_document(self, page: int, totals: dict[str, int]) -> str | None:
         return next((d for d in self.documents if totals.get(d, 0) >= page), None)

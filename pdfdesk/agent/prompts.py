@@ -37,6 +37,13 @@ LAST_TURN_NOTE = (
 )
 
 
+TABLES_NOTE = ("Tables: for numbers or entries in a table (a fee schedule, a price list, results), call pdf_tables "
+               "on the pages where the table stands (a search finds them) and read the cell where the row and the "
+               "column you need cross, rather than guessing from the running text; say which row and column you "
+               "read, and cite the page of the table you used (for a table continued over pages, the page its row "
+               "is on).")
+
+
 def system_prompt(documents: Sequence[str], tools: Sequence[Tool] | None = None) -> str:
     """The chat's system prompt for these attached documents and chat tools (default: all of them)."""
     if documents:
@@ -47,6 +54,7 @@ def system_prompt(documents: Sequence[str], tools: Sequence[Tool] | None = None)
     else:
         docs = ("No document is attached yet. If the user asks about a document, ask them to attach it "
                 "(drag it into the window or open it).")
+    offered = chat_tools() if tools is None else tools
     cite = ("[p. N]" if len(documents) <= 1 else "[file.pdf p. N], e.g. "
             f"[{neutralise(display_name(documents[0]))} p. 3]")
     return "\n\n".join([
@@ -54,7 +62,8 @@ def system_prompt(documents: Sequence[str], tools: Sequence[Tool] | None = None)
          "and auditors. Answer questions about the attached PDFs accurately and concisely, using the tools to "
          "read them. Do not guess: if the documents do not say, say so."),
         docs,
-        tools_paragraph(chat_tools() if tools is None else tools),
+        tools_paragraph(offered),
+        *([TABLES_NOTE] if any(tool.name == "pdf_tables" for tool in offered) else []),
         (f"Citations: support every statement taken from a document with its page, written as {cite}. Cite "
          "only pages you have seen in tool results. Page numbers are 1-based physical pages, as the tools "
          "report them."),

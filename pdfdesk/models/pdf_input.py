@@ -14,7 +14,7 @@ from typing import Any
 import pymupdf
 
 from pdfdesk.core.config import Config
-from pdfdesk.core.documents import open_pdf
+from pdfdesk.core.documents import OpenedPdf, open_pdf
 from pdfdesk.core.fence import fence, neutralise
 from pdfdesk.core.pages import format_page_set, pages_within
 from pdfdesk.core.render import render_pixmap
@@ -101,11 +101,22 @@ def _allotment(count: int) -> tuple[int, int]:
 Recognised = Callable[[str, list[int]], dict[int, tuple[str, float | None]]]  # (fingerprint, pages) -> OCR text
 
 
+PageReader = Callable[[OpenedPdf, list[int]], tuple[dict[int, str], list[int]]]
+"""(an open PDF, pages) -> each page's text, and the pages whose text OCR recognised."""
+
+
+def plain_text(opened: OpenedPdf, pages: list[int]) -> tuple[dict[int, str], list[int]]:
+    """Each page's text layer as it is."""
+    return {number: page_text(opened.load_page(number)) for number in pages}, []
+
+
 def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images: bool, config: Config,
-                     notes: list[str] | None = None, recognised: Recognised | None = None) -> Extraction:
+                     notes: list[str] | None = None, recognised: Recognised | None = None,
+                     reader: PageReader = plain_text) -> Extraction:
     """Text of the selected pages (at most `max_pages` in all); text-poor pages as PNGs when the model
     takes images, each at least legible, all within PIXEL_BUDGET. A scanned page's text is what the
-    search index recognised on it (`recognised`), marked as OCR. `notes` (what the caller left
+    search index recognised on it (`recognised`, or what `reader` says OCR read), marked as OCR.
+    `reader` reads the pages (the pdf tool's keeps tables as Markdown). `notes` (what the caller left
     out) go to the model with the extraction's own notes, which alone are kept in `Extraction.notes`."""
     result = Extraction(parts=[])
     budget_pages = max_pages
@@ -118,9 +129,11 @@ def extraction_parts(docs: list[LoadedPdf], prompt: str, max_pages: int, images:
             result.notes.append(f"{neutralise(doc.name)}: pages {left} were not sent "
                                 f"(at most {max_pages} pages per call); pass `pages` to choose others.")
         with open_pdf(doc.reference, doc.password, max_bytes=doc.max_bytes, config=config) as opened:
-            read = {number: page_text(opened.load_page(number)) for number in chosen}
+            read, ocred = reader(opened, chosen)
             fingerprint = opened.fingerprint
-        thin = [number for number, text in read.items() if not usable_text(text)]
+        if ocred:
+            result.recognised.setdefault(doc.name, []).extend(ocred)
+        thin = [number for number, text in read.items() if not usable_text(text) and number not in ocred]
         for number, (text, _confidence) in (recognised(fingerprint, thin) if recognised and thin else {}).items():
             read[number] = text
             result.recognised.setdefault(doc.name, []).append(number)

@@ -1,9 +1,10 @@
 """pdf: analyze one or more PDFs with a model, natively where the provider reads PDFs.
 
 Anthropic (document blocks) and Google (inline data) get the PDF itself, or a PDF of just the
-chosen pages; other providers get the pages' text, with text-poor pages as images within a
-shared pixel budget. Models are tried in order (explicit, pdfModel primary, its fallbacks,
-imageModel, defaults from the keys present) and every failure is kept in `details.attempts`.
+chosen pages; other providers get the pages' text (tables as Markdown, as pdf_extract_text gives
+them with tables on), with text-poor pages as images within a shared pixel budget. Models are
+tried in order (explicit, pdfModel primary, its fallbacks, imageModel, defaults from the keys
+present) and every failure is kept in `details.attempts`.
 
 The first content item is the answer itself; the second says who answered from what, and notes
 what was left out (pages a PDF lacks, a clamped argument).
@@ -18,6 +19,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar, cast
 
 from pdfdesk.core.config import MB, SCHEMA, Config, get_config
+from pdfdesk.core.documents import OpenedPdf
 from pdfdesk.core.errors import (
     INVALID_PAGE,
     MODEL_ERROR,
@@ -55,6 +57,7 @@ from pdfdesk.tools.contract import (
     text_item,
 )
 from pdfdesk.tools.details import ModelAttempt, PdfDetails, SentImage
+from pdfdesk.tools.pdf_extract_text import read_pages
 
 MAX_PDFS = 10
 # What a call may ask for as its byte cap: from 1 KB up to the ceiling config.toml allows for pdfMaxBytesMb.
@@ -106,6 +109,13 @@ async def _ask(ref: ModelRef, parts: list[Any], config: Config) -> str:
         return await provider.complete(ChatRequest(ref.model, [Message.user(*parts)], ANALYST_SYSTEM, max_tokens=8192))
 
 
+def text_with_tables(opened: OpenedPdf, pages: list[int]) -> tuple[dict[int, str], list[int]]:
+    """The pages as pdf_extract_text reads them with tables on: a model sent text gets each table
+    as Markdown where it stands, its rows and columns kept, not as loose lines."""
+    reading = read_pages(opened, pages, tables=True)
+    return reading.texts, reading.ocred
+
+
 def _analyze(docs: list[LoadedPdf], prompt: str, candidates: list[ModelRef], config: Config, notes: list[str]
              ) -> tuple[ModelRef, bool, str, Extraction | None, list[ModelAttempt]]:
     attempts: list[ModelAttempt] = []
@@ -119,7 +129,7 @@ def _analyze(docs: list[LoadedPdf], prompt: str, candidates: list[ModelRef], con
             images = takes_images(ref, config)
             if images not in extractions:
                 extractions[images] = extraction_parts(docs, prompt, config.pdf_max_pages, images, config, notes,
-                                                       recognised=recognised_pages)
+                                                       recognised=recognised_pages, reader=text_with_tables)
             extraction = extractions[images]
             if not extraction.has_content:
                 attempts.append({"model": ref.label, "native": False, "error": "no_content",

@@ -18,7 +18,8 @@ from tests.agent.fake_servers import FakeServer, Turn
 pytestmark = pytest.mark.network
 
 # The reading tools, in listing order: all the chat is offered (never pdf, which asks other models).
-CHAT_TOOLS = ["pdf_info", "pdf_extract_text", "pdf_render_page", "pdf_outline", "pdf_search", "pdf_annotate"]
+CHAT_TOOLS = ["pdf_info", "pdf_extract_text", "pdf_render_page", "pdf_outline", "pdf_search", "pdf_tables",
+              "pdf_annotate"]
 
 
 async def collect(session: ChatSession, text: str) -> list[Any]:
