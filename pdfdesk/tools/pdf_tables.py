@@ -154,11 +154,11 @@ def _pages_shown(details: Mapping[str, Any]) -> list[PageShown]:
         ["path"],
     ),
     details=TablesDetails,
-    order=25,
+    order=55,
     card=_card,
     pages_shown=_pages_shown,
-    chat=ChatUse("pdf_tables gives a page's tables cell by cell (numbers, schedules, statements); "
-                 "cite the page of the table you used", rank=25),
+    chat=ChatUse("pdf_tables gives the tables of pages cell by cell (amounts in schedules, statements, results)",
+                 rank=25),
     mcp=McpText(reads="tables with their cells (pdf_tables)"),
 )
 def pdf_tables(args: dict[str, Any]) -> ToolResult:

@@ -79,6 +79,7 @@ async def test_calls_each_tool_with_the_same_results_as_the_registry(server_home
         "pdf_search": {"path": str(text_pdf), "query": "hello", "mode": "keyword"},
         "pdf_annotate": {"action": "list", "path": str(text_pdf)},
         "pdf_export_review": {"path": str(text_pdf), "format": "json"},
+        "pdf_tables": {"path": str(text_pdf), "format": "json"},
     }
     async with mcp_session(server_home, "--allow-annotate") as session:
         listed = [tool.name for tool in (await session.list_tools()).tools]

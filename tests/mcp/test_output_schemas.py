@@ -37,6 +37,7 @@ async def test_every_tool_advertises_its_output_schema_and_its_results_match(ser
         "pdf": {"pdf": str(text_pdf), "prompt": "Summarise."},
         "pdf_annotate": {"action": "add", "path": str(text_pdf), "page": 2, "quote": "says hello", "note": "n"},
         "pdf_export_review": {"path": str(text_pdf), "format": "json"},
+        "pdf_tables": {"path": str(text_pdf)},
     }
     async with mcp_session(server_home, "--allow-annotate", env={"OPENAI_API_KEY": TEST_KEYS["openai"]}) as session:
         listed = (await session.list_tools()).tools

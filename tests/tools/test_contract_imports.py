@@ -25,7 +25,7 @@ def imported_modules(path: Path) -> set[str]:
 def test_tool_modules_import_the_contract_not_the_registry():
     tool_modules = [p for p in TOOLS_DIR.glob("*.py") if "\n@register(" in p.read_text(encoding="utf-8")
                     and p.name not in ("contract.py", "registry.py")]
-    assert len(tool_modules) == 8
+    assert len(tool_modules) == 9
     for path in tool_modules:
         imports = imported_modules(path)
         assert "pdfdesk.tools.contract" in imports, path.name
