@@ -164,6 +164,7 @@ class TableItem(TypedDict):
     continued: bool
     cells: list[TableCellItem]
     parts: NotRequired[list[TablePartItem]]
+    repeated_headers: NotRequired[int]   # header rows a continued part repeated, dropped when joined
     notes: NotRequired[list[str]]
 
 
@@ -177,6 +178,7 @@ class TablesDetails(DocumentDetails):
     format: str
     pages_awaiting_ocr: NotRequired[str]
     damaged_pages: NotRequired[str]
+    page_notes: NotRequired[dict[str, list[str]]]   # page -> what could not be looked at there
     area: NotRequired[list[float]]
 
 

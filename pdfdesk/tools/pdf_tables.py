@@ -52,6 +52,7 @@ class Survey:
     awaiting_ocr: list[int] = field(default_factory=list)
     damaged: dict[int, str] = field(default_factory=dict)
     heights: dict[int, float] = field(default_factory=dict)
+    notes: dict[int, list[str]] = field(default_factory=dict)  # page -> what could not be looked at
     stopped_at: int | None = None   # the first page not looked at (time ran out)
 
 
@@ -85,7 +86,10 @@ def survey(opened: OpenedPdf, pages: Sequence[int], area: Sequence[float] | None
                 table = area_table(page, number, (area[0], area[1], area[2], area[3]), words, source)
                 found.tables += [table] if table is not None else []
             else:
-                found.tables += page_tables(page, number, words, source)
+                notes: list[str] = []
+                found.tables += page_tables(page, number, words, source, notes)
+                if notes:
+                    found.notes[number] = notes
         except PAGE_ERRORS as exc:  # one broken page must not hide the others' tables
             if not isinstance(exc, PdfDeskError) and not is_mupdf_error(exc):
                 raise
@@ -203,6 +207,8 @@ def pdf_tables(args: dict[str, Any]) -> ToolResult:
     }
     if found.awaiting_ocr:
         details["pages_awaiting_ocr"] = format_page_set(found.awaiting_ocr)
+    if found.notes:
+        details["page_notes"] = {str(page): notes for page, notes in found.notes.items()}
     if found.damaged:
         details["damaged_pages"] = format_page_set(list(found.damaged))
     if area is not None:
@@ -233,8 +239,13 @@ def _notices(found: Survey, truncated: bool, next_page: int | None, pages: list[
         notices.append("Nothing in that area reads as a table: no ruling lines, and no words standing in "
                        "columns. Draw the area around the table's cells.")
     if found.awaiting_ocr:
-        notices.append(f"Page{'s' * (len(found.awaiting_ocr) != 1)} {format_page_set(found.awaiting_ocr)} "
-                       "are scans OCR has not read yet; their tables come once the search index has recognised them.")
+        one = len(found.awaiting_ocr) == 1
+        notices.append(f"{'Page' if one else 'Pages'} {format_page_set(found.awaiting_ocr)} "
+                       f"{'is a scan' if one else 'are scans'} OCR has not read yet; "
+                       f"{'its' if one else 'their'} tables come once the search index has recognised "
+                       f"{'it' if one else 'them'}.")
+    for page, notes in list(found.notes.items())[:5]:
+        notices.append(f"Page {page}: {'; '.join(notes)}.")
     for page, why in list(found.damaged.items())[:5]:
         notices.append(f"Page {page} could not be read (the file is damaged there: "
                        f"{neutralise(why, limit=300, quotes=False)}).")

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from pdfdesk.core.tables.cells import Slot, is_number
 from pdfdesk.core.tables.page_content import Word
 import itertools
+import re
 
 PHRASE_GAP = 1.0     # in word heights: a wider gap ends a phrase
 COLUMN_GAP = 0.45    # in word heights: the narrowest gap between two columns
 ROW_GAP = 2.2        # in word heights: a wider vertical gap ends a block
 MIN_ROWS = 3         # candidate lines a block needs to be taken for a table without being asked
 MAX_WORDS_PER_CELL = 5.5
+PROSE_WORDS = 4      # phrases with more words than this, on average, are sentences
 Box = tuple[float, float, float, float]
 
 
@@ -42,7 +44,14 @@ class Line:
 
     @property
     def candidate(self) -> bool:
-        return len(self.phrases) >= 2
+        """Two or more phrases set apart, and not two columns of running text (phrases of sentences)."""
+        return len(self.phrases) >= 2 and len(self.words) / len(self.phrases) <= PROSE_WORDS
+
+    @property
+    def prose(self) -> bool:
+        """A line of running text: a caption, a sentence, a paragraph's line (no cell wraps this long)."""
+        return not self.candidate and (len(self.words) >= 2 * PROSE_WORDS or
+                                       len(self.words) / len(self.phrases) > PROSE_WORDS)
 
 
 @dataclass
@@ -81,17 +90,21 @@ def lines_of(words: Sequence[Word]) -> list[Line]:
 
 
 def blocks_of(lines: list[Line], min_rows: int) -> list[list[Line]]:
-    """Runs of candidate lines, with single-phrase lines between them kept (a wrapped cell)."""
+    """Runs of candidate lines, with short single-phrase lines between them kept (a wrapped cell);
+    a line of running text, or a heading in another size, ends a run."""
     blocks: list[list[Line]] = []
     current: list[Line] = []
     for line in lines:
         if current:
             gap = line.top - current[-1].bottom
-            if gap > ROW_GAP * _height(line.words) or (not line.candidate and not current[-1].candidate
-                                                       and len(current) >= 2 and not current[-2].candidate):
+            height = _height([w for kept in current for w in kept.words])
+            if gap > ROW_GAP * _height(line.words) or line.prose or \
+                    (not line.candidate and abs(_height(line.words) - height) > 0.35 * height) or \
+                    (not line.candidate and not current[-1].candidate and len(current) >= 2
+                     and not current[-2].candidate):
                 blocks.append(current)
                 current = []
-        if line.candidate or current:
+        if line.candidate or (current and not line.prose):
             current.append(line)
     blocks.append(current)
     trimmed = []
@@ -185,6 +198,16 @@ def _rows(block: list[Line], bounds: list[float]) -> list[list[Line]]:
     return rows
 
 
+_MARKER = re.compile(r"^(?:[•·▪◦‣∙○●■□➢►✓✔*\-–—]|\(?(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,6})[.)])$")
+
+
+def _is_list(rows: list[list[Line]], bounds: list[float]) -> bool:
+    """A bulleted or numbered list whose markers stand apart from the items (a tab stop) lines up
+    in two columns; it is a list when every row's first column is a marker alone."""
+    firsts = [" ".join(w.text for line in row for w in line.words if _column(w.cx, bounds) == 0) for row in rows]
+    return all(_MARKER.match(text) for text in firsts if text) and any(firsts)
+
+
 def table_slots(block: list[Line]) -> Found | None:
     """The slots of the table a block makes, or None when it is no table (one column, sentences)."""
     gaps, heading_rows = _columns(block)
@@ -206,6 +229,8 @@ def table_slots(block: list[Line]) -> Found | None:
             break
     rows = _rows(block, bounds)
     if len(rows) < 2:
+        return None
+    if cols == 2 and _is_list(rows, bounds):
         return None
     words = [w for row in rows for line in row for w in line.words]
     filled = len({(r, _column(w.cx, bounds)) for r, row in enumerate(rows) for line in row for w in line.words})

@@ -74,9 +74,10 @@ def _is_code(table: Table, box: Box, words: Sequence[Word], monospace: list[Box]
 
 
 def page_tables(page: pymupdf.Page, number: int, words: Sequence[WordTuple] | None = None,
-                source: str = "text") -> list[Table]:
+                source: str = "text", notes: list[str] | None = None) -> list[Table]:
     """The tables on a page, top to bottom. `words` stands in for the text layer on a scanned page
-    (the words OCR recognised, in unrotated page points), with `source` "ocr"."""
+    (the words OCR recognised, in unrotated page points), with `source` "ocr". What could not be
+    looked at on a hostile page is added to `notes` (and to each table's notes)."""
     content = read_content(page, words)
     tables, taken = _ruled(content, number, source)
     if not content.crowded:
@@ -88,6 +89,8 @@ def page_tables(page: pymupdf.Page, number: int, words: Sequence[WordTuple] | No
         tables += [t for t, _box in aligned]
     for table in tables:
         table.notes.extend(content.notes)
+    if notes is not None:
+        notes.extend(content.notes)
     return sorted(tables, key=lambda t: (t.bbox[1], t.bbox[0]))
 
 

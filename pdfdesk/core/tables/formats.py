@@ -14,9 +14,10 @@ import html
 import io
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
-from pdfdesk.core.tables.model import Table
+from pdfdesk.core.tables.model import Box, Table, TableCell, TablePart
 
 _FORMULA = re.compile(r"^(?:[=@\t\r]|[+-](?![\d.,\s]*$))")
 
@@ -46,7 +47,9 @@ def to_markdown(table: Table) -> str:
 
 def _delimited(table: Table, delimiter: str) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+    # rows end in CR LF (RFC 4180, and what spreadsheets put on the clipboard): the writer then
+    # quotes a cell holding either, where a lone CR would otherwise end the row for some readers
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
     for row in table.grid():
         writer.writerow([defused(cell) for cell in row])
     return out.getvalue()
@@ -100,9 +103,32 @@ def table_record(table: Table, cell_boxes: bool = True) -> dict[str, Any]:
     if table.continued:
         record["parts"] = [{"page": p.page, "bbox": box(p.bbox), "first_row": p.first_row, "rows": p.rows}
                            for p in table.parts]
+    if table.repeated_headers:
+        record["repeated_headers"] = table.repeated_headers
     if table.notes:
         record["notes"] = list(table.notes)
     return record
+
+
+def _box(value: Any) -> Box | None:
+    if not isinstance(value, list | tuple) or len(value) != 4:
+        return None
+    return float(value[0]), float(value[1]), float(value[2]), float(value[3])
+
+
+def table_from_record(record: Mapping[str, Any]) -> Table:
+    """The `Table` a record describes (what `table_record` wrote, as a tool's details carry it)."""
+    cells = [TableCell(int(c["row"]), int(c["col"]), str(c.get("text", "")), int(c.get("rowspan", 1)),
+                       int(c.get("colspan", 1)), _box(c.get("bbox"))) for c in record.get("cells", [])]
+    rows, cols = int(record.get("rows", 0)), int(record.get("cols", 0))
+    parts = [TablePart(int(p["page"]), _box(p["bbox"]) or (0, 0, 0, 0), int(p.get("first_row", 0)),
+                       int(p.get("rows", rows))) for p in record.get("parts") or []]
+    if not parts:
+        parts = [TablePart(int(record.get("page", 1)), _box(record.get("bbox")) or (0, 0, 0, 0), 0, rows)]
+    return Table(rows, cols, cells, parts, header_rows=int(record.get("header_rows", 0)),
+                 kind=str(record.get("kind", "ruled")), source=str(record.get("source", "text")),
+                 repeated_headers=int(record.get("repeated_headers", 0)),
+                 notes=[str(n) for n in record.get("notes") or []])
 
 
 def to_json(table: Table) -> str:

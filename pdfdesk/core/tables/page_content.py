@@ -22,6 +22,7 @@ WordTuple = tuple[float, float, float, float, str, int, int]
 
 MAX_WORDS = 30_000   # a page with more is not laid out as tables a reader checks cell by cell
 MAX_PATHS = 40_000   # drawn paths read for ruling lines; a hostile page can hold millions
+MAX_ITEMS = 40_000   # their lines, rectangles and curves (one path can hold them all)
 LINE_THICKNESS = 3.0 # a filled rectangle thinner than this is a drawn line
 
 
@@ -105,8 +106,9 @@ def _rules(page: pymupdf.Page, frame: pymupdf.Matrix, notes: list[str]) -> list[
     except Exception as exc:  # a damaged drawing must not cost the words
         notes.append(f"the page's drawings could not be read ({type(exc).__name__})")
         return []
-    if len(paths) > MAX_PATHS:
-        notes.append(f"the page draws {len(paths):,} paths; ruling lines were not read")
+    items = sum(len(path.get("items", ())) for path in paths)
+    if len(paths) > MAX_PATHS or items > MAX_ITEMS:
+        notes.append(f"the page draws {len(paths):,} paths of {items:,} lines and shapes; ruling lines were not read")
         return []
     rules: list[Rule] = []
     for path in paths:
