@@ -1,5 +1,5 @@
-"""The right-click menu of a DocumentView: annotate the selection, copy it, mark an area, and act on
-the annotation under the pointer.
+"""The right-click menu of a DocumentView: annotate the selection, copy it, mark an area, act on
+the annotation under the pointer, and copy, export or read the table under it (`table_tools`).
 
 The menu only emits what the view offers elsewhere (the same methods and signals as the keys), so
 the panels need no code of their own for it. Items that cannot act are shown disabled rather than
@@ -76,6 +76,7 @@ class ContextMenu(ViewHost):
                  enabled=allowed)
             _add(menu, "deleteAnnotationAction", "&Delete", lambda: self.annotationDeleteRequested.emit(key),
                  "Del", allowed)
+        self._add_table_actions(menu, pos)
         return menu
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:

@@ -1,7 +1,7 @@
 """What the DocumentView mixins use of the view they are mixed into.
 
-Geometry, rendering, painting, keys, the pointer, the annotation tools, the area tool and the
-context menu are mixins of `DocumentView`, and each reads state, signals and methods that another
+Geometry, rendering, painting, keys, the pointer, the annotation tools, the area tool, tables and
+the context menu are mixins of `DocumentView`, and each reads state, signals and methods that another
 part defines. They subclass `ViewHost`, which names all of that: for the type checker it is a
 QAbstractScrollArea declaring the shared attributes and the methods one part provides to the
 others (so a mixin using something nobody declares, or a part defining it with another signature,
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from abc import abstractmethod
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
     from PySide6.QtGui import QImage, QKeyEvent, QPainter
-    from PySide6.QtWidgets import QAbstractScrollArea
+    from PySide6.QtWidgets import QAbstractScrollArea, QMenu
 
     from pdfdesk.gui.viewer import tiles
     from pdfdesk.gui.viewer.cache import ByteBudgetCache
@@ -186,6 +186,19 @@ if TYPE_CHECKING:
 
         @abstractmethod
         def _paint_area_drag(self, painter: QPainter, index: int, target: QRectF) -> None: ...
+
+        # TableTools
+        @abstractmethod
+        def _paint_tables(self, painter: QPainter, index: int, target: QRectF) -> None: ...
+
+        @abstractmethod
+        def _add_table_actions(self, menu: QMenu, pos: QPointF) -> None: ...
+
+        @abstractmethod
+        def _show_tables_of(self, indices: Iterable[int]) -> None: ...
+
+        @abstractmethod
+        def _reset_tables(self) -> None: ...
 
         # Hooks several mixins extend, each handing on to the next with super().
         def _update_cursor(self, hit: Hit | None) -> None: ...

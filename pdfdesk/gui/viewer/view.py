@@ -8,7 +8,7 @@ otherwise in the worker's own thread), which the view asks for what the render p
 needed after every scroll or zoom. This module holds the public API and the wiring; geometry
 (`view_geometry`), the worker's answers and what to render (`view_rendering`), painting
 (`view_painting`), keys (`keyboard`), the mouse (`pointer`) and review annotations
-(`annotation_tools`, `area_tool`, `context_menu`) are mixins.
+(`annotation_tools`, `area_tool`, `context_menu`) and tables (`table_tools`) are mixins.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from pdfdesk.gui.viewer.pointer import PointerInteraction
 from pdfdesk.gui.viewer.render_queue import DocumentWorker
 from pdfdesk.gui.viewer.selection import SelectionEnd
 from pdfdesk.gui.viewer.state import DocumentState
+from pdfdesk.gui.viewer.table_tools import TableTools
 from pdfdesk.gui.viewer.view_geometry import ViewGeometry
 from pdfdesk.gui.viewer.view_painting import PagePainting
 from pdfdesk.gui.viewer.view_rendering import ViewRendering, retire_boxed
@@ -57,8 +58,8 @@ def _float_rect(rect: Sequence[float]) -> Rect:
     return float(rect[0]), float(rect[1]), float(rect[2]), float(rect[3])
 
 
-class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, KeyboardCommands, PointerInteraction,
-                   ViewRendering, ViewGeometry, QAbstractScrollArea):
+class DocumentView(ContextMenu, AreaTool, TableTools, AnnotationTools, PagePainting, KeyboardCommands,
+                   PointerInteraction, ViewRendering, ViewGeometry, QAbstractScrollArea):
     """A PDF shown as a continuous vertical strip of pages."""
 
     documentOpened = Signal(int)  # page count
@@ -123,6 +124,7 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
         self._autoscroll_delta = 0
         self._observe(self.model)
         self._init_annotations()
+        self._init_tables()
 
     def _observe(self, model: DocumentState) -> None:
         """Paint what the model says; pass its news on as the view's signals (after the view has
@@ -421,6 +423,7 @@ class DocumentView(ContextMenu, AreaTool, AnnotationTools, PagePainting, Keyboar
 
     def _discard_document(self) -> None:
         self._retire_worker()
+        self._reset_tables()
         self._tiles.clear()
         self._previews.clear()
         self._rescroll_page = None

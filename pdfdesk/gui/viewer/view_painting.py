@@ -122,6 +122,7 @@ class PagePainting(ViewHost):
         if model.highlights is not None and model.highlights[0] == index:
             rects = model.display_rects(index, model.highlights[1])
             paint.draw_rects(painter, [self._page_to_viewport(target, r) for r in rects], paint.SEARCH_HIT)
+        self._paint_tables(painter, index, target)  # the table under the pointer, over the hits
         if model.selection.active and index in model.selection.pages():
             rects = model.selection.rects(index, model.words_of)
             paint.draw_rects(painter, [self._page_to_viewport(target, r) for r in rects], paint.SELECTION)

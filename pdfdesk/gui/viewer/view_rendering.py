@@ -188,6 +188,7 @@ class ViewRendering(ViewHost):
 
         self._worker.set_renders([request(t) for t in plan.visible], [request(t) for t in plan.prefetch])
         self._request_page_info([i for i in plan.visible_pages if i not in self.model.page_info])
+        self._show_tables_of(plan.visible_pages)
 
     def _request_page_info(self, indices: list[int]) -> None:
         if self._worker is not None and indices:
