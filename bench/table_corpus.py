@@ -47,6 +47,8 @@ class TableTruth:
     header_rows: int = 1
     bbox: tuple[float, float, float, float] = (0, 0, 0, 0)
     continues: bool = False  # the rest of this table is on the next page
+    document: str = "isolated"  # what page it stands on: "isolated" (a heading and the table) or a kind of document
+    producer: str = "drawn"     # what set it: "drawn" (PyMuPDF), "html" (MuPDF's Story), "groff"
 
     def grid(self) -> list[list[str]]:
         """Rows of cell texts; a merged cell's text in its top-left slot, "" in the slots it covers."""
@@ -56,10 +58,20 @@ class TableTruth:
         return grid
 
 
+Box = tuple[float, float, float, float]
+
+
 @dataclass
 class TableDoc:
+    """A PDF of the corpus with its truth. Every page is scored: a found table that is no true one is
+    a false table, unless it lies in an `ignore` region (a key-value block: page, box)."""
+
     path: Path
     tables: list[TableTruth] = field(default_factory=list)
+    half: str = ""
+    ignore: list[tuple[int, Box]] = field(default_factory=list)
+    empty_pages: dict[int, tuple[str, str]] = field(default_factory=dict)  # page -> (kind, producer) of pages with no table
+    note: str = ""  # what the producer could not do here (a missing font, a missing program)
 
 
 # -- contents ---------------------------------------------------------------------------------
@@ -233,7 +245,7 @@ def _html(doc: pymupdf.Document, rng: random.Random, language: str) -> TableTrut
     box = words[0]
     for word in words[1:]:
         box |= word
-    return TableTruth(len(doc), "html", len(grid), 5, cells_of(grid), bbox=tuple(box))
+    return TableTruth(len(doc), "html", len(grid), 5, cells_of(grid), bbox=tuple(box), producer="html")
 
 
 def _scanned(doc: pymupdf.Document, rng: random.Random) -> TableTruth:
@@ -267,5 +279,5 @@ def build_corpus(folder: Path, seed: int = 7) -> list[TableDoc]:
         truths.append(_scanned(doc, rng))
         path = folder / f"tables-{half}.pdf"
         doc.save(path)
-        made.append(TableDoc(path, truths))
+        made.append(TableDoc(path, truths, half))
     return made
