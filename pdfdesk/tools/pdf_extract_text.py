@@ -15,7 +15,9 @@ from pdfdesk.core.page_streams import PageOverLimit
 from pdfdesk.core.pages import format_page_set, parse_page_spec
 from pdfdesk.core.ocr import recognise_page, usable_text
 from pdfdesk.core.ocr_languages import OcrUnavailable, tesseract_program
+from pdfdesk.core.tables.continued import continues, with_headings_of
 from pdfdesk.core.tables.finder import page_tables
+from pdfdesk.core.tables.model import Table
 from pdfdesk.core.tables.in_text import text_with_tables
 from pdfdesk.core.text import has_images, has_text, page_text, text_page
 from pdfdesk.index.recognition import configured_languages, recognised_pages, recognition_failures
@@ -56,6 +58,8 @@ class PageReading:
     over_limit: dict[int, str] = field(default_factory=dict)  # page -> the per-page limit it exceeds
     hidden: HiddenTextReport = field(default_factory=HiddenTextReport)
     tables: dict[int, int] = field(default_factory=dict)  # page -> tables given as Markdown in its text
+    found: dict[int, list[Table]] = field(default_factory=dict)  # page -> its tables (tables=true)
+    heights: dict[int, float] = field(default_factory=dict)
 
 
 def read_pages(opened: OpenedPdf, pages: list[int], ocr: bool = False, tables: bool = False) -> PageReading:
@@ -115,6 +119,11 @@ def _with_tables(opened: OpenedPdf, number: int, reading: PageReading) -> str:
     if not words:
         return reading.texts[number]
     found = page_tables(page, number, words, source)
+    reading.heights[number] = page.rect.height if not page.rotation % 180 else page.rect.width
+    before = reading.found.get(number - 1)
+    if found and before and continues(before[-1], found[0], reading.heights):
+        found[0] = with_headings_of(before[-1], found[0])  # this page alone still names the columns
+    reading.found[number] = found
     if not found:
         return reading.texts[number]
     reading.tables[number] = len(found)

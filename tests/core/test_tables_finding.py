@@ -310,3 +310,18 @@ def test_an_area_reads_a_table_finding_passed_by(tmp_path: Path) -> None:
         assert table is not None
         assert table.grid() == small.expected() and table.kind == AREA and table.header_rows == 1
         assert area_table(doc[0], 1, (400, 500, 500, 600)) is None  # nothing there
+
+
+def test_a_continued_part_read_with_its_page_alone_gets_the_tables_headings(tmp_path: Path) -> None:
+    """pdf_extract_text reads page by page: the second page's part, which does not repeat the
+    heading, is given under the heading of the part before it, and says where the table began."""
+    from pdfdesk.tools.registry import call_tool
+
+    path = continued_pdf(tmp_path / "continued.pdf", repeat_heading=False)
+    text = call_tool("pdf_extract_text", {"path": str(path), "tables": True}).text
+    second = text[text.index("--- Page 2 ---"):]
+    heading = text[text.index("--- Page 1 ---"):].split("\n| --- ")[0].splitlines()[-1]
+    assert heading.startswith("| ") and heading.strip("| ")
+    assert "(continued from page 1)\n" + heading + "\n| ---" in second
+    alone = call_tool("pdf_extract_text", {"path": str(path), "pages": "2", "tables": True}).text
+    assert "continued from" not in alone and heading not in alone  # page 1 not read: nothing to borrow

@@ -23,6 +23,27 @@ def _column_edges(table: Table, part: int = 0) -> list[float]:
     return [edges[c] for c in sorted(edges)]
 
 
+def continues(first: Table, second: Table, heights: dict[int, float]) -> bool:
+    """Whether `second` (the first table of the next page) goes on with `first` (the last of its
+    page): as many columns at the same places, the one low on its page and the other high."""
+    return _continues(first, second, heights)
+
+
+def with_headings_of(first: Table, second: Table) -> Table:
+    """`second`, a continued part read on its own, with the heading rows of `first` over it (unless
+    it repeats them already) and a note of where it began: a page read alone still says what each
+    column is."""
+    grid_a, grid_b = first.grid(), second.grid()
+    heading = first.header_rows
+    if not heading or (second.rows >= heading and grid_b[:heading] == grid_a[:heading]):
+        return second
+    cells = [c for c in first.cells if c.row < heading] + \
+        [TableCell(c.row + heading, c.col, c.text, c.rowspan, c.colspan, c.bbox) for c in second.cells]
+    parts = [TablePart(p.page, p.bbox, p.first_row + heading, p.rows) for p in second.parts]
+    return Table(second.rows + heading, second.cols, cells, parts, heading, second.kind, second.source,
+                 second.repeated_headers, [*second.notes, f"continued from page {first.parts[-1].page}"])
+
+
 def _continues(first: Table, second: Table, heights: dict[int, float]) -> bool:
     if first.cols != second.cols or second.page != first.parts[-1].page + 1 or first.kind != second.kind:
         return False

@@ -39,7 +39,9 @@ def text_with_tables(words: Sequence[WordTuple], tables: Sequence[Table]) -> str
                 if outside:
                     out.append(" ".join(outside))
                     outside = []
-                out.append("\n" + to_markdown(tables[table]) + "\n")
+                began = next((n for n in tables[table].notes if n.startswith("continued from")), None)
+                lead = f"({began})\n" if began else ""
+                out.append("\n" + lead + to_markdown(tables[table]) + "\n")
         if outside:
             out.append(" ".join(outside))
     return "\n".join(out)
