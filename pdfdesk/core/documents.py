@@ -32,6 +32,7 @@ from pdfdesk.core.errors import (
 )
 from pdfdesk.core.localfile import HeldFile
 from pdfdesk.core.lru import LRU
+from pdfdesk.core.mupdf_errors import is_mupdf_error
 from pdfdesk.core.references import PdfSource, locate, reopen
 from pdfdesk.core.sniff import describe_format
 
@@ -121,6 +122,17 @@ def mupdf_message(exc: BaseException, limit: int = 300) -> str:
     if text.startswith("code=") and ": " in text:
         text = text.split(": ", 1)[1]
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def page_damage(exc: BaseException) -> str:
+    """Why a page could not be read, for a tool that goes on with the other pages; an exception
+    that is no damage in the page (a bug of pdfdesk's own) is raised again, for the registry to
+    report as such."""
+    if isinstance(exc, PdfDeskError):
+        return exc.message
+    if is_mupdf_error(exc):
+        return mupdf_message(exc)
+    raise exc
 
 
 def _mupdf_messages() -> list[str]:

@@ -6,11 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from pdfdesk.core.documents import PAGE_ERRORS, OpenedPdf, mupdf_message, open_pdf
+from pdfdesk.core.documents import PAGE_ERRORS, OpenedPdf, open_pdf, page_damage
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.core.fence import neutralise
 from pdfdesk.core.hidden_text import HiddenTextReport, findings_of
-from pdfdesk.core.mupdf_errors import is_mupdf_error
 from pdfdesk.core.page_streams import PageOverLimit
 from pdfdesk.core.pages import format_page_set, parse_page_spec
 from pdfdesk.core.ocr import recognise_page, usable_text
@@ -74,12 +73,8 @@ def read_pages(opened: OpenedPdf, pages: list[int], ocr: bool = False, tables: b
             if tables and reading.texts[number]:
                 reading.texts[number] = _with_tables(opened, number, reading)
         except PAGE_ERRORS as exc:  # one broken page must not hide the others
-            if not isinstance(exc, PdfDeskError) and not is_mupdf_error(exc):
-                raise  # pdfdesk's own bug, not damage in the page: reported as such by the registry
-            if isinstance(exc, PageOverLimit):
-                reading.over_limit[number] = exc.message
-            else:
-                reading.damaged[number] = exc.message if isinstance(exc, PdfDeskError) else mupdf_message(exc)
+            why = page_damage(exc)
+            (reading.over_limit if isinstance(exc, PageOverLimit) else reading.damaged)[number] = why
             reading.texts[number] = ""
     return reading
 

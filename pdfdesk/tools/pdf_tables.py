@@ -11,10 +11,9 @@ from typing import Any, cast
 
 import pymupdf
 
-from pdfdesk.core.documents import PAGE_ERRORS, OpenedPdf, mupdf_message, open_pdf
+from pdfdesk.core.documents import PAGE_ERRORS, OpenedPdf, open_pdf, page_damage
 from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
 from pdfdesk.core.fence import neutralise
-from pdfdesk.core.mupdf_errors import is_mupdf_error
 from pdfdesk.core.pages import format_page_set, parse_page_spec
 from pdfdesk.core.tables.finder import area_table, join_continued, page_tables
 from pdfdesk.core.tables.formats import RENDERERS, table_record
@@ -91,9 +90,7 @@ def survey(opened: OpenedPdf, pages: Sequence[int], area: Sequence[float] | None
                 if notes:
                     found.notes[number] = notes
         except PAGE_ERRORS as exc:  # one broken page must not hide the others' tables
-            if not isinstance(exc, PdfDeskError) and not is_mupdf_error(exc):
-                raise
-            found.damaged[number] = exc.message if isinstance(exc, PdfDeskError) else mupdf_message(exc)
+            found.damaged[number] = page_damage(exc)
             waiting = False
         found.searched.append(number)
         if waiting:
