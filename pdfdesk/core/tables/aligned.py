@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pdfdesk.core.tables.cells import Slot, is_number
+from pdfdesk.core.tables.cells import Slot, is_amount
 from pdfdesk.core.tables.page_content import Word
 import itertools
 import re
@@ -43,15 +43,29 @@ class Line:
         return max(w.y1 for w in self.words)
 
     @property
+    def worded(self) -> bool:
+        """Mostly words of two letters or more without digits: running text, not a row of headings
+        like "Q1 2023  Q2 2023" set close in small type."""
+        words = sum(1 for w in self.words
+                    if sum(c.isalpha() for c in w.text) >= 2 and not any(c.isdigit() for c in w.text))
+        return 2 * words >= len(self.words)
+
+    @property
     def candidate(self) -> bool:
         """Two or more phrases set apart, and not two columns of running text (phrases of sentences)."""
-        return len(self.phrases) >= 2 and len(self.words) / len(self.phrases) <= PROSE_WORDS
+        return len(self.phrases) >= 2 and not (len(self.words) / len(self.phrases) > PROSE_WORDS and self.worded)
 
     @property
     def prose(self) -> bool:
         """A line of running text: a caption, a sentence, a paragraph's line (no cell wraps this long)."""
-        return not self.candidate and (len(self.words) >= 2 * PROSE_WORDS or
-                                       len(self.words) / len(self.phrases) > PROSE_WORDS)
+        long = len(self.words) >= 2 * PROSE_WORDS or len(self.words) / len(self.phrases) > PROSE_WORDS
+        return not self.candidate and long and self.worded
+
+    @property
+    def total(self) -> bool:
+        """A short line ending in an amount with decimals or grouped thousands: a table's total."""
+        last = self.words[-1].text
+        return len(self.words) <= 4 and is_amount(last) and any(c in last for c in ".,\u202f\u00a0")
 
 
 @dataclass
@@ -109,7 +123,7 @@ def blocks_of(lines: list[Line], min_rows: int) -> list[list[Line]]:
     blocks.append(current)
     trimmed = []
     for block in blocks:
-        while block and not block[-1].candidate:
+        while block and not block[-1].candidate and not (block[-1].total and len(block) > 1 and block[-2].candidate):
             block.pop()
         if sum(line.candidate for line in block) >= min_rows:
             trimmed.append(block)
@@ -189,7 +203,7 @@ def _rows(block: list[Line], bounds: list[float]) -> list[list[Line]]:
             filled = {_column(w.cx, bounds) for row_line in last for w in row_line.words}
             mine = {_column(w.cx, bounds) for w in line.words}
             tight = spacing is not None and line.top - last[-1].bottom < spacing - margin
-            words_only = not any(is_number(" ".join(w.text for w in p)) for p in line.phrases)
+            words_only = not any(is_amount(w.text) for w in line.words)
             first_empty = 0 not in mine
             if words_only and mine <= filled and (tight or (first_empty and not line.candidate)):
                 last.append(line)
