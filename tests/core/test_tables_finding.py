@@ -268,12 +268,7 @@ def test_unrelated_tables_on_consecutive_pages_stay_apart(tmp_path: Path) -> Non
     assert [t.grid() for t in tables] == [[HEAD, *FIRST], hours.expected()]
 
 
-@pytest.mark.parametrize("how", [
-    "rotate",
-    pytest.param("turned", marks=pytest.mark.xfail(strict=True, reason=(
-        "joining compares a part's box with the top and bottom of the unrotated page and its columns' left "
-        "edges, but a table drawn turned runs across the page: its parts are never joined"))),
-])
+@pytest.mark.parametrize("how", ["rotate", "turned"])
 def test_a_landscape_table_continued_over_two_portrait_pages_is_joined(tmp_path: Path, how: str) -> None:
     doc = pymupdf.open()
     for rows, top in (([HEAD, *FIRST[:22]], 90.0), ([HEAD, *SECOND], 40.0)):

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pdfdesk.core.tables.model import Table, TableCell, TablePart
+from pdfdesk.core.tables.model import Reading, Table, TableCell, TablePart
 from pdfdesk.core.tables.page_content import PageContent, Word
 
 Box = tuple[float, float, float, float]
@@ -122,5 +122,11 @@ def assemble(slots: list[Slot], rows: int, cols: int, content: PageContent, inde
         grid[cell.row][cell.col] = cell.text
     box = (min(s.box[0] for s in slots), min(s.box[1] for s in slots),
            max(s.box[2] for s in slots), max(s.box[3] for s in slots))
-    return Table(table_rows, table_cols, cells, [TablePart(page, content.page_box(box), 0, table_rows)],
+    lefts: dict[int, float] = {}
+    for slot in placed:
+        if slot.colspan == 1:
+            lefts[slot.col] = min(lefts.get(slot.col, slot.box[0]), slot.box[0])
+    reading = Reading(box, content.height, tuple(lefts[c] for c in sorted(lefts)))
+    part = TablePart(page, content.page_box(box), 0, table_rows, reading)
+    return Table(table_rows, table_cols, cells, [part],
                  header_rows=header_rows(grid, placed), kind=kind, source=source)

@@ -39,7 +39,7 @@ def with_headings_of(first: Table, second: Table) -> Table:
         return second
     cells = [c for c in first.cells if c.row < heading] + \
         [TableCell(c.row + heading, c.col, c.text, c.rowspan, c.colspan, c.bbox) for c in second.cells]
-    parts = [TablePart(p.page, p.bbox, p.first_row + heading, p.rows) for p in second.parts]
+    parts = [TablePart(p.page, p.bbox, p.first_row + heading, p.rows, p.reading) for p in second.parts]
     return Table(second.rows + heading, second.cols, cells, parts, heading, second.kind, second.source,
                  second.repeated_headers, [*second.notes, f"continued from page {first.parts[-1].page}"])
 
@@ -48,6 +48,11 @@ def _continues(first: Table, second: Table, heights: dict[int, float]) -> bool:
     if first.cols != second.cols or second.page != first.parts[-1].page + 1 or first.kind != second.kind:
         return False
     last = first.parts[-1]
+    here, there = last.reading, second.parts[0].reading
+    if here is not None and there is not None:  # as the table reads, turned upright if need be
+        return (here.bbox[3] >= LOW_ON_PAGE * here.page_height and there.bbox[1] <= HIGH_ON_PAGE * there.page_height
+                and len(here.columns) == len(there.columns)
+                and all(abs(x - y) <= EDGE_TOLERANCE for x, y in zip(here.columns, there.columns, strict=True)))
     height_a, height_b = heights.get(last.page), heights.get(second.page)
     if height_a and height_b and (last.bbox[3] < LOW_ON_PAGE * height_a or second.bbox[1] > HIGH_ON_PAGE * height_b):
         return False
@@ -65,7 +70,7 @@ def _joined(first: Table, second: Table) -> Table:
     cells = list(first.cells) + [TableCell(c.row + offset, c.col, c.text, c.rowspan, c.colspan, c.bbox)
                                  for c in second.cells if c.row >= repeated]
     rows = first.rows + second.rows - repeated
-    part = TablePart(second.page, second.bbox, first.rows, second.rows - repeated)
+    part = TablePart(second.page, second.bbox, first.rows, second.rows - repeated, second.parts[0].reading)
     pages = f"{first.page}–{second.page}"
     notes = [n for n in first.notes if not n.startswith("continued")] + [f"continued over pages {pages}"]
     return Table(rows, first.cols, cells, [*first.parts, part], first.header_rows, first.kind, first.source,

@@ -30,6 +30,16 @@ class TableCell:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """Where a piece stands as it reads (turned upright when its text runs down the page): what
+    joining a table continued over pages compares."""
+
+    bbox: Box
+    page_height: float
+    columns: tuple[float, ...]   # each column's left edge
+
+
+@dataclass(frozen=True)
 class TablePart:
     """The piece of a table on one page (a table continued over pages has several)."""
 
@@ -37,6 +47,7 @@ class TablePart:
     bbox: Box
     first_row: int   # the table's row this piece starts at
     rows: int
+    reading: Reading | None = None
 
 
 @dataclass

@@ -64,6 +64,7 @@ class PageContent:
     to_page: pymupdf.Matrix = field(default_factory=lambda: pymupdf.Matrix(1, 0, 0, 1, 0, 0))  # frame -> page
     notes: list[str] = field(default_factory=list)
     crowded: bool = False  # too many words to look for tables drawn without lines
+    height: float = 0.0    # the page's height as it reads
 
     def page_box(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         rect = pymupdf.Rect(box) * self.to_page
@@ -165,4 +166,5 @@ def read_content(page: pymupdf.Page, words: Sequence[WordTuple] | None = None) -
         notes.append(f"the page holds {len(words):,} words; only ruled tables were looked for")
     frame = _upright_frame(page, words)
     rules = _rules(page, frame, notes)
-    return PageContent(_framed_words(words, frame), rules, ~frame, notes, crowded)
+    height = (page.rect * page.derotation_matrix * frame).height
+    return PageContent(_framed_words(words, frame), rules, ~frame, notes, crowded, height)
