@@ -22,6 +22,19 @@ for _var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_prox
     os.environ.pop(_var, None)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _clipboard_emptied_at_the_end() -> Iterator[None]:
+    """Qt's offscreen platform crashes the process at exit when its clipboard still owns a QMimeData
+    a test put there ("Copy table" puts text and HTML); a desktop platform hands it to the clipboard
+    manager instead. The session leaves the clipboard empty."""
+    yield
+    if "PySide6.QtWidgets" in sys.modules:
+        from PySide6.QtWidgets import QApplication
+
+        if QApplication.instance() is not None:
+            QApplication.clipboard().clear()
+
+
 @pytest.fixture(autouse=True)
 def pdfdesk_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own app data folder and default config, and leaves no open documents."""
