@@ -50,6 +50,20 @@ class SectionHit:
 
 
 @dataclass(frozen=True)
+class DocumentHit:
+    """One document holding every word of a query on some page: its best page's score, how many
+    of its pages match, and its best pages (best first, at most `BEST_PAGES`)."""
+
+    fingerprint: str
+    score: float
+    pages_matching: int
+    best_pages: tuple[int, ...]
+
+
+BEST_PAGES = 5
+
+
+@dataclass(frozen=True)
 class BackendState:
     """How much the index holds."""
 
@@ -73,6 +87,10 @@ class LibraryBackend(Protocol):
 
     def search(self, query: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """The best `limit` pages matching `query`, best first; `within` keeps only those documents."""
+        ...
+
+    def search_documents(self, query: Query) -> list[DocumentHit]:
+        """Every document with a page matching `query` (complete, in no particular order)."""
         ...
 
     def search_partial(self, relaxed: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:

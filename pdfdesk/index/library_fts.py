@@ -28,7 +28,7 @@ from whoosh.query import (
     Query,
 )
 
-from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, BackendState, Hit, SectionHit
+from pdfdesk.index.backend import ALL_WORDS, BEST_PAGES, SOME_WORDS, BackendState, DocumentHit, Hit, SectionHit
 from pdfdesk.index.library_fts_query import PageTokens, Untranslatable, fts_expression, page_columns, token
 from pdfdesk.index.database import Database, aggregate, collection_database, first_row, register_schema
 from pdfdesk.index.page_text import SectionText, stored_sections, write_sections
@@ -231,6 +231,34 @@ class SqliteLibrary:
                 fetch *= 4
         except OSError:
             return []
+
+    def search_documents(self, query: Query) -> list[DocumentHit]:
+        """Every document with a page matching `query`, grouped in SQL: FTS5 scores each matching
+        page by BM25 over the whole library and only each document's best pages reach Python, so
+        1,000 matching documents cost one query rather than thousands of page rows."""
+        try:
+            expression = fts_expression(query)
+        except Untranslatable:
+            return []
+        found: dict[str, tuple[float, int, list[int]]] = {}
+        try:
+            with self.database.reading() as db:
+                rows = db.execute(
+                    "SELECT d.fingerprint, x.page, x.score, x.pages FROM ("
+                    " SELECT r.doc AS doc, r.page AS page, -h.rank AS score,"
+                    "  ROW_NUMBER() OVER (PARTITION BY r.doc ORDER BY h.rank, r.page) AS n,"
+                    "  COUNT(*) OVER (PARTITION BY r.doc) AS pages"
+                    " FROM (SELECT rowid AS row, bm25(lib_fts) AS rank FROM lib_fts WHERE lib_fts MATCH ?) h"
+                    " JOIN lib_rows r ON r.row = h.row) x "
+                    "JOIN lib_docs d ON d.id = x.doc WHERE x.n <= ? ORDER BY x.doc, x.n",
+                    (expression, BEST_PAGES)).fetchall()
+        except (OSError, sqlite3.OperationalError):
+            return []
+        for fingerprint, page, score, pages in rows:
+            held = found.setdefault(fingerprint, (float(score), int(pages), []))
+            held[2].append(int(page))
+        return [DocumentHit(fingerprint, best, pages, tuple(numbers))
+                for fingerprint, (best, pages, numbers) in found.items()]
 
     def search_partial(self, relaxed: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """Pages holding some of a relaxed query's words: the best PARTIAL_CANDIDATES by BM25 of

@@ -245,6 +245,19 @@ class SkippedDocument(TypedDict):
     error: str
 
 
+class SearchDocument(TypedDict):
+    """One document of a group_by "document" search."""
+
+    file: str
+    name: str
+    fingerprint: str
+    score: float               # its best page's score
+    pages_matching: int        # its pages holding every word
+    best_pages: list[int]      # up to 5, best first
+    excerpt: str               # the best page's (untrusted); "" past the first documents listed
+    page: int                  # the best page
+
+
 class SearchDetails(RepairNotes):
     """One document (file, pages_total, index state) or the library (library, documents_...)."""
 
@@ -278,6 +291,12 @@ class SearchDetails(RepairNotes):
     note: NotRequired[str]
     notes: NotRequired[list[str]]   # arguments brought within their range
     hidden_text: NotRequired[HiddenTextDetails]
+    group_by: NotRequired[Literal["page", "document"]]
+    documents: NotRequired[list[SearchDocument]]   # group_by document: this page of the ranked list
+    documents_total: NotRequired[int]              # every matching document
+    offset: NotRequired[int]
+    next_offset: NotRequired[int | None]           # where the next page starts; None at the end
+    documents_not_indexed: NotRequired[list[str]]  # names of documents not searchable yet (the first 20)
 
 
 # -- pdf ---------------------------------------------------------------------------------------
