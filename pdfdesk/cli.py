@@ -42,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="ask the agent a question about PDFs; the answer streams with page citations")
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--pdf", action="append", default=[], metavar="FILE", help="a PDF to ask about (repeatable)")
+    ask.add_argument("--library", action="store_true",
+                     help="ask about the whole library: the agent may search it and read its documents, and "
+                          "nothing outside it (with --pdf: those files as well)")
+    ask.add_argument("--in", dest="folder", metavar="FOLDER",
+                     help="ask about the library's documents under FOLDER only (implies --library)")
     ask.add_argument("--model", metavar="PROVIDER/MODEL", help='e.g. "openai/gpt-4.1-mini" (default: [models] agent)')
     ask.add_argument("--quiet", action="store_true", help="do not show tool calls on stderr")
     model = sub.add_parser("model", help="list, download (with progress) or check embedding models for semantic search")
@@ -184,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.command == "ask":
         from pdfdesk.agent.ask import ask
 
-        return ask(options.question, options.pdf, options.model, options.quiet)
+        return ask(options.question, options.pdf, options.model, options.quiet, options.library, options.folder)
     if options.command == "index":
         if options.drain:
             from pdfdesk.index.library import sync_index

@@ -1,4 +1,5 @@
-"""`pdfdesk ask "question" --pdf FILE`: one chat turn in a terminal, streamed, with sources.
+"""`pdfdesk ask "question" --pdf FILE` (or `--library`, `--in FOLDER`): one chat turn in a terminal,
+streamed, with sources.
 
 The answer goes to stdout as it arrives; tool calls and errors go to stderr, so
 `pdfdesk ask ... > answer.txt` keeps only the answer and its list of sources.
@@ -13,17 +14,31 @@ from typing import TextIO
 
 from pdfdesk.agent.events import AgentError, CitationFound, Done, TextDelta, ToolCallFinished, ToolCallStarted
 from pdfdesk.agent.loop import describe_arguments
+from pdfdesk.agent.scope import ATTACHED, FOLDER, LIBRARY, Scope, make_scope
 from pdfdesk.agent.session import ChatSession
 from pdfdesk.core.config import get_config
+from pdfdesk.core.errors import PdfDeskError
 
-EXIT_OK, EXIT_AGENT_ERROR = 0, 1
+EXIT_OK, EXIT_AGENT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+def ask_scope(documents: Sequence[str], library: bool = False, folder: str | None = None) -> Scope:
+    """The scope `pdfdesk ask` answers in: the --pdf files, with --library the whole library as well,
+    with --in FOLDER the library's documents under it; a validation_error when that library scope
+    holds no document."""
+    kind = FOLDER if folder else LIBRARY if library else ATTACHED
+    scope = make_scope(kind, documents, folder)
+    if scope.library:
+        scope.collection().require_documents()
+    return scope
 
 
 async def _ask(question: str, documents: Sequence[str], model: str | None, quiet: bool,
-               out: TextIO, err: TextIO) -> int:
-    session = ChatSession(documents, model=model, config=get_config())
+               out: TextIO, err: TextIO, scope: Scope | None = None) -> int:
+    session = ChatSession(documents, model=model, config=get_config(), scope=scope)
     if not quiet:
-        err.write(f"[{session.model_label}]\n")
+        err.write(f"[{session.model_label}]" + (f" {session.current_scope().collection().describe()}"
+                                                 if scope is not None and scope.library else "") + "\n")
     status = EXIT_OK
     done: Done | None = None
     async for event in session.send(question):
@@ -55,10 +70,17 @@ async def _ask(question: str, documents: Sequence[str], model: str | None, quiet
     return status
 
 
-def ask(question: str, documents: Sequence[str], model: str | None = None, quiet: bool = False) -> int:
-    """Run one question to completion; 0 when answered, 1 when the model failed or said nothing.
-    Scanned documents are recognised first (with progress on stderr)."""
+def ask(question: str, documents: Sequence[str], model: str | None = None, quiet: bool = False,
+        library: bool = False, folder: str | None = None) -> int:
+    """Run one question to completion; 0 when answered, 1 when the model failed or said nothing,
+    2 when the library (or the folder) in scope holds no document. Scanned attached documents
+    are recognised first (with progress on stderr)."""
     from pdfdesk.index.cli_index import recognise_before_answering
 
+    try:
+        scope = ask_scope(documents, library, folder) if library or folder else None
+    except PdfDeskError as exc:
+        sys.stderr.write(f"pdfdesk ask: {exc.code}: {exc.message}\n" + (f"  hint: {exc.hint}\n" if exc.hint else ""))
+        return EXIT_USAGE
     recognise_before_answering(documents)
-    return asyncio.run(_ask(question, documents, model, quiet, sys.stdout, sys.stderr))
+    return asyncio.run(_ask(question, documents, model, quiet, sys.stdout, sys.stderr, scope))

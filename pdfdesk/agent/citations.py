@@ -3,13 +3,15 @@ them) into citations a front end can open.
 
 The tracker learns from tool results which pages of which documents the model has seen (each
 tool's facts name them, with the excerpt and hit rectangles of a search hit), maps file names back
-to the references the user attached, and drops citations of pages that do not exist.
+to the references the user attached, and drops citations of pages that do not exist. In a
+library scope, a document a tool result named (a library search hit's `file`) that the scope
+admits joins the documents its citations may name ("[contract-12.pdf p. 4]").
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,9 +47,12 @@ def names_document(name: str, reference: str) -> bool:
 class CitationTracker:
     """Feed it the answer text as it streams; it returns each new citation once."""
 
-    def __init__(self, documents: Sequence[str]) -> None:
+    def __init__(self, documents: Sequence[str], admit: Callable[[str], str | None] | None = None) -> None:
         self.documents = list(documents)
         self._by_key = {_normal(ref): ref for ref in self.documents}
+        # The in-scope document a result's file stands for (library scopes); None: attached only.
+        self._admit = admit
+        self.shown: list[str] = []  # documents beyond the attached ones that tool results showed
         self._seen: dict[str, _Seen] = {}
         self._last_doc: str | None = None
         self._text = ""
@@ -57,20 +62,35 @@ class CitationTracker:
 
     # -- what the tools showed -----------------------------------------------------------------
     def document_for(self, name_or_path: str) -> str | None:
-        """The attached reference a tool path or a cited file name stands for."""
+        """The attached reference (or in-scope document a result showed) a tool path or a cited
+        file name stands for."""
         if not name_or_path:
             return None
         key = _normal(name_or_path)
         if key in self._by_key:
             return self._by_key[key]
-        return next((ref for ref in self.documents if names_document(name_or_path, ref)), None)
+        return next((ref for ref in [*self.documents, *self.shown] if names_document(name_or_path, ref)), None)
+
+    def admit(self, file: str) -> str | None:
+        """The document `file` of a tool result stands for: an attached one, or one the scope admits
+        (remembered, so citations may name it from then on); None when neither."""
+        if not file or _normal(file) in self._by_key or self._admit is None:
+            return self.document_for(file)
+        admitted = self._admit(file)  # a path the scope resolves, never a name alone
+        if admitted is None:
+            return self.document_for(file)
+        if _normal(admitted) not in self._by_key:
+            self.shown.append(admitted)
+            self._by_key[_normal(admitted)] = admitted
+        self._by_key.setdefault(_normal(file), self._by_key[_normal(admitted)])
+        return self._by_key[_normal(admitted)]
 
     def record(self, tool: str, args: dict[str, Any], details: Mapping[str, Any]) -> None:
         """Remember the pages a successful result of `tool` showed, as the tool's facts name them."""
         facts = get_tool(tool)
-        doc = self.document_for(str(details.get("file") or args.get("path") or ""))
+        doc = self.admit(str(details.get("file") or args.get("path") or ""))
         for shown in facts.pages_in(details) if facts is not None else ():
-            shown_doc = (self.document_for(shown.file) if shown.file else None) or doc
+            shown_doc = (self.admit(shown.file) if shown.file else None) or doc
             if shown_doc is None:
                 continue
             seen = self._seen.setdefault(shown_doc, _Seen())
@@ -98,7 +118,7 @@ class CitationTracker:
     def _resolve(self, file: str | None, page: int) -> str | None:
         if file:
             return self.document_for(file.strip())
-        if len(self.documents) == 1:
+        if len(self.documents) == 1 and not self.shown:
             return self.documents[0]
         having = [doc for doc, seen in self._seen.items() if page in seen.pages]
         if self._last_doc in having:

@@ -19,8 +19,10 @@ from pdfdesk.agent.events import (
     AgentError, AgentEvent, Citation, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted,
 )
 from pdfdesk.agent.prompts import LAST_TURN_NOTE, chat_tools, system_prompt
+from pdfdesk.agent.scope import ATTACHED, FOLDER, Collection, Scope, is_bare_name
 from pdfdesk.core.config import Config
 from pdfdesk.core.errors import PERMISSION_DENIED, VALIDATION_ERROR, PdfDeskError
+from pdfdesk.core.fence import neutralise
 from pdfdesk.models.providers.base import (
     ChatRequest, Message, Provider, ProviderError, StreamEnd, StreamText, TextPart, ToolCall, ToolOutput, ToolSpec,
 )
@@ -56,17 +58,25 @@ class TurnState:
         return "".join(self.text)
 
 
-CHAT_HIDDEN_PARAMETERS = ("library",)  # the chat reads the attached documents only
+# Set by the loop from the scope (a folder's documents for a library search), never by the model.
+LOOP_PARAMETERS = ("within",)
+CHAT_HIDDEN_PARAMETERS = ("library", *LOOP_PARAMETERS)  # a chat without the library in scope
 # What the chat's calls get when the model does not say: its reading keeps tables as Markdown where
 # they stand (the CLI and MCP keep the tool's own default, plain text). Applied only where the tool
 # takes the parameter.
 CHAT_DEFAULTS: dict[str, dict[str, Any]] = {"pdf_extract_text": {"tables": True}}
 
 
-def _chat_properties(chat: ChatUse, properties: dict[str, Any]) -> dict[str, Any]:
-    """The parameters the chat is offered: no library, and for a tool that also writes, only its
-    reading actions and their parameters (with the document required: it must be an attached one)."""
-    kept = {k: v for k, v in properties.items() if k not in CHAT_HIDDEN_PARAMETERS}
+def hidden_parameters(scope: Scope) -> tuple[str, ...]:
+    """The parameters a chat in `scope` is not offered: library=true only with the library in scope."""
+    return LOOP_PARAMETERS if scope.library else CHAT_HIDDEN_PARAMETERS
+
+
+def _chat_properties(chat: ChatUse, properties: dict[str, Any],
+                     hidden: Sequence[str] = CHAT_HIDDEN_PARAMETERS) -> dict[str, Any]:
+    """The parameters the chat is offered: not the `hidden` ones, and for a tool that also writes,
+    only its reading actions and their parameters (with the document required: one in scope)."""
+    kept = {k: v for k, v in properties.items() if k not in hidden}
     if chat.parameters is not None:
         kept = {k: v for k, v in kept.items() if k in chat.parameters}
     if chat.actions is not None and "action" in kept:
@@ -75,10 +85,10 @@ def _chat_properties(chat: ChatUse, properties: dict[str, Any]) -> dict[str, Any
     return kept
 
 
-def chat_spec(tool: Tool, chat: ChatUse) -> ToolSpec:
+def chat_spec(tool: Tool, chat: ChatUse, hidden: Sequence[str] = CHAT_HIDDEN_PARAMETERS) -> ToolSpec:
     """`tool` as the chat's model is offered it: its schema cut to what `chat` allows."""
     schema = dict(tool.schema)
-    properties = _chat_properties(chat, schema.get("properties", {}))
+    properties = _chat_properties(chat, schema.get("properties", {}), hidden)
     if chat.actions is not None and "path" in properties:
         schema["required"] = [*schema.get("required", []), "path"]
     if "properties" in schema:
@@ -89,9 +99,10 @@ def chat_spec(tool: Tool, chat: ChatUse) -> ToolSpec:
     return ToolSpec(tool.name, tool.description, schema)
 
 
-def tool_specs(tools: Sequence[Tool] | None = None) -> list[ToolSpec]:
+def tool_specs(tools: Sequence[Tool] | None = None, hidden: Sequence[str] = CHAT_HIDDEN_PARAMETERS) -> list[ToolSpec]:
     """The chat tools (default: every one) as the chat's model is offered them."""
-    return [chat_spec(tool, tool.chat) for tool in (chat_tools() if tools is None else tools) if tool.chat is not None]
+    return [chat_spec(tool, tool.chat, hidden) for tool in (chat_tools() if tools is None else tools)
+            if tool.chat is not None]
 
 
 def summarize_result(name: str, result: ToolResult) -> str:
@@ -109,20 +120,25 @@ class AgentLoop:
     """One answer: model turns and tool calls within the configured limits."""
 
     def __init__(self, provider: Provider, model: str, config: Config, documents: Sequence[str],
-                 tool_runner: ToolRunner = call_tool) -> None:
+                 tool_runner: ToolRunner = call_tool, scope: Scope | None = None) -> None:
+        """`scope` is what the model may read (default: the attached `documents`; a given scope
+        names its own documents)."""
         self.provider = provider
         self.tool_runner = tool_runner
         self.model = model
         self.config = config
-        self.documents = list(documents)
-        self.tracker = CitationTracker(self.documents)
+        self.scope = scope if scope is not None else Scope(ATTACHED, tuple(documents))
+        self.documents = list(self.scope.documents)
+        # The library documents in scope, as the catalogue lists them when the answer starts.
+        self.collection: Collection | None = self.scope.collection() if self.scope.library else None
+        self.tracker = CitationTracker(self.documents, self.collection.admit if self.collection else None)
         self.chat_tools = {tool.name: tool for tool in chat_tools()}
-        self.tools = tool_specs(list(self.chat_tools.values()))
+        self.tools = tool_specs(list(self.chat_tools.values()), hidden_parameters(self.scope))
 
     # -- tools ---------------------------------------------------------------------------------
     def _check_call(self, call: ToolCall) -> dict[str, Any]:
         """The arguments to run with; a validation_error when the call is refused (only the read
-        tools, only the attached documents: a document asking the model for more gets nothing)."""
+        tools, only the documents in scope: a document asking the model for more gets nothing)."""
         tool = self.chat_tools.get(call.name)
         if tool is None or tool.chat is None:
             raise PdfDeskError(VALIDATION_ERROR, f"There is no tool named {call.name!r} here.",
@@ -136,22 +152,66 @@ class AgentLoop:
             raise PdfDeskError(PERMISSION_DENIED, f"In this chat {call.name} may only {' or '.join(allowed)}; "
                                f"action {str(args.get('action'))[:40]!r} is for the user to do.",
                                f"Call {call.name} with action {allowed[0]!r}, or suggest the change to the user.")
-        if args.get("library"):  # the library holds documents the user did not attach to this conversation
-            raise PdfDeskError(VALIDATION_ERROR, "This conversation searches only the attached documents, not the "
-                               "whole library.", "Search each attached document with path.")
-        path = args.get("path")
-        document = self.tracker.document_for(path) if isinstance(path, str) else None
-        if document is None:
-            attached = "; ".join(self.documents) or "none"
-            raise PdfDeskError(VALIDATION_ERROR, f"This conversation may only read the attached documents "
-                               f"({attached}); {path!r} is not one of them.",
-                               "Use one of those paths, or ask the user to attach the file.")
-        args["path"] = document
+        for key in LOOP_PARAMETERS:
+            if key in args:
+                raise PdfDeskError(VALIDATION_ERROR, f"Unknown parameter {key!r}.", "Leave it out.")
+        if args.get("library"):
+            self._library_call(args)
+        else:
+            path = args.get("path")
+            document = self._in_scope(path) if isinstance(path, str) else None
+            if document is None:
+                raise self._outside(path)
+            args["path"] = document
         offered = tool.schema.get("properties", {})
         for key, value in CHAT_DEFAULTS.get(call.name, {}).items():
             if key in offered:
                 args.setdefault(key, value)
         return args
+
+    def _library_call(self, args: dict[str, Any]) -> None:
+        """A library search: only with the library in scope, and for a folder only its documents."""
+        if self.collection is None:  # the library holds documents the user did not put in scope
+            raise PdfDeskError(VALIDATION_ERROR, f"This conversation searches only {self.scope.describe()}, "
+                               "not the whole library.", "Search each document in scope with path.")
+        if args.get("path") is not None:
+            raise PdfDeskError(VALIDATION_ERROR, "Give either path or library=true, not both.",
+                               "Search one document with path, or the library in scope with library=true.")
+        if self.scope.kind == FOLDER:
+            args["within"] = self.collection.fingerprints
+
+    def _in_scope(self, path: str) -> str | None:
+        """The document in scope `path` stands for. Attached scopes keep matching a name to an
+        attached document; a library scope resolves paths (never by name) and looks a bare file
+        name up among the documents in scope, refusing one that names several."""
+        if self.collection is None:
+            return self.tracker.document_for(path)
+        if not is_bare_name(path):
+            return self.collection.admit(path)
+        found = self.tracker.document_for(path)
+        if found is not None:
+            return found
+        named = self.collection.named(path)
+        if len(named) > 1:
+            listing = "; ".join(neutralise(name, limit=200) for name in named[:10])
+            raise PdfDeskError(VALIDATION_ERROR, f"{len(named)} documents in scope are named {neutralise(path)}: "
+                               f"{listing}.", "Pass the full path of the one you mean.")
+        return named[0] if named else None
+
+    def _outside(self, path: object) -> PdfDeskError:
+        """The refusal of a path outside the scope (a document asking the model for more gets nothing)."""
+        shown = repr(path)[:300]
+        if self.scope.kind == ATTACHED:
+            attached = "; ".join(self.documents) or "none"
+            return PdfDeskError(VALIDATION_ERROR, f"This conversation may only read the attached documents "
+                                f"({attached}); {shown} is not one of them.",
+                                "Use one of those paths, or ask the user to attach the file.")
+        described = self.collection.describe() if self.collection is not None else self.scope.describe()
+        hint = ("Search with pdf_search library=true and pass a file name or path it shows; files elsewhere "
+                "need the user to widen the scope." if self.scope.library else
+                "Use one of the paths in the system prompt, or ask the user to widen the scope.")
+        return PdfDeskError(VALIDATION_ERROR, f"This conversation may only read {described}; {shown} is not "
+                            "one of them.", hint)
 
     async def _answer_call(self, call: ToolCall) -> tuple[ToolOutput, ToolCallFinished]:
         """Run one call the model made (a refused call never reaches the tool runner) and say how it went."""
@@ -176,7 +236,8 @@ class AgentLoop:
     # -- the loop ------------------------------------------------------------------------------
     async def run(self, history: list[Message], state: TurnState) -> AsyncIterator[AgentEvent]:
         """Answer the last user message in `history`; appends what the model said and did to it."""
-        system = system_prompt(self.documents, list(self.chat_tools.values()))
+        system = system_prompt(self.documents, list(self.chat_tools.values()), self.scope,
+                               self.collection.library_count if self.collection is not None else None)
         calls_left = self.config.agent_max_tool_calls
         max_turns = self.config.agent_max_turns
         for turn in range(1, max_turns + 1):

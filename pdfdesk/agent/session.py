@@ -18,6 +18,7 @@ from typing import Any
 from pdfdesk.agent.events import AgentError, AgentEvent, Done
 from pdfdesk.agent.loop import AgentLoop, ToolRunner, TurnState
 from pdfdesk.agent.offline import OFFLINE_LABEL, OfflineAnswerer
+from pdfdesk.agent.scope import ATTACHED, DOCUMENT, OPEN, Scope
 from pdfdesk.core.config import Config, get_config
 from pdfdesk.models.catalog import ModelNameError, ModelRef, agent_model, make_provider, parse_model
 from pdfdesk.models.keys import scrub
@@ -55,11 +56,14 @@ def _trim_fenced(text: str, limit: int) -> str:
 
 
 class ChatSession:
-    """One conversation about a set of attached PDFs."""
+    """One conversation about a set of attached PDFs, or another scope (see `set_scope`)."""
 
     def __init__(self, documents: Sequence[str] = (), model: str | None = None, config: Config | None = None,
-                 tool_runner: ToolRunner | None = None, setup_advice: bool = True) -> None:
+                 tool_runner: ToolRunner | None = None, setup_advice: bool = True, scope: Scope | None = None) -> None:
         self.config = config or get_config()
+        # What the model may read; None: the attached documents (`documents`, kept up to date by the
+        # front end). A library or folder scope reads the attached documents as well.
+        self.scope: Scope | None = scope
         # Whether the first offline answer says how to set up a model: a front end that shows
         # the advice itself (the chat pane's banner) turns it off; it is never repeated.
         self.setup_advice = setup_advice
@@ -82,6 +86,20 @@ class ChatSession:
         """Add a document to the conversation (once)."""
         if reference and reference not in self.documents:
             self.documents.append(reference)
+
+    def set_scope(self, scope: Scope | None) -> None:
+        """Change what the next answers may read (the history stays: earlier answers keep what
+        they read, and the model is told the new scope with the next question)."""
+        self.scope = scope
+
+    def current_scope(self) -> Scope:
+        """The scope of the next answer: "document" and "open" read their own documents; the
+        others the attached ones (a library scope: those as well as the library)."""
+        if self.scope is None:
+            return Scope(ATTACHED, tuple(self.documents))
+        if self.scope.kind in (DOCUMENT, OPEN):
+            return self.scope
+        return self.scope.with_documents([*self.scope.documents, *self.documents])
 
     def _call_with_password(self, name: str, args: dict[str, Any]) -> ToolResult:
         """A tool call with the password the user gave for its document, if any."""
@@ -129,7 +147,8 @@ class ChatSession:
             return
         if self._model is None:
             advise, self.setup_advice = self.setup_advice, False
-            answerer = OfflineAnswerer(self.documents, self.config, self._call_with_password)
+            scope = self.current_scope()
+            answerer = OfflineAnswerer(scope.documents, self.config, self._call_with_password, scope)
             async for event in answerer.answer(text, state, advise=advise):
                 yield event
             return
@@ -142,6 +161,8 @@ class ChatSession:
                              "Add the API key in Settings, or set the provider's environment variable.")
             return
         async with provider:
-            loop = AgentLoop(provider, self._model.model, self.config, self.documents, self._call_with_password)
+            scope = self.current_scope()
+            loop = AgentLoop(provider, self._model.model, self.config, scope.documents, self._call_with_password,
+                             scope)
             async for event in loop.run(self.history, state):
                 yield event
