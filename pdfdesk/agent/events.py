@@ -53,6 +53,16 @@ class CitationFound:
 
 
 @dataclass(frozen=True)
+class DocumentList:
+    """The complete list a "which documents ..." answer stands on (the text names the first ones):
+    each item is a `pdf_search` group_by-document entry (file, name, pages_matching, best_pages, page)."""
+
+    query: str
+    total: int
+    documents: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
 class AgentError:
     """A failure the user should see (the stream still ends with Done)."""
 
@@ -72,4 +82,4 @@ class Done:
     cancelled: bool = False
 
 
-AgentEvent = TextDelta | ToolCallStarted | ToolCallFinished | CitationFound | AgentError | Done
+AgentEvent = TextDelta | ToolCallStarted | ToolCallFinished | CitationFound | DocumentList | AgentError | Done

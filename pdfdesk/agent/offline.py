@@ -2,7 +2,9 @@
 
 It searches the attached documents with `pdf_search` (hybrid when an embedding model is present)
 and quotes the best passages with page citations; it also handles "summarize", "what is on page
-N", "find X" and "summarise my notes" (the user's annotations, from `pdf_annotate` list).
+N", "find X" and "summarise my notes" (the user's annotations, from `pdf_annotate` list). Over
+several documents or the library it ranks passages across documents and lists every document for
+"which documents …" questions (`offline_collection`).
 
 Everything taken from a document (passages, titles, the PDF's own notes, pinned answers) is put in
 “quotation marks”, its own curly double quotes turned into ‘single’ ones, so the citation parser
@@ -24,7 +26,11 @@ from typing import Any
 from pdfdesk.agent.citations import CitationTracker
 from pdfdesk.agent.events import AgentEvent, CitationFound, TextDelta, ToolCallFinished, ToolCallStarted
 from pdfdesk.agent.loop import ToolRunner, TurnState, summarize_result
+from pdfdesk.agent.offline_collection import (
+    COLLECTION_PASSAGES, Ranked, documents_question, library_hits, list_documents, outside_library, rank_passages,
+)
 from pdfdesk.agent.prompts import display_name
+from pdfdesk.agent.scope import Scope
 from pdfdesk.agent.table_lookup import CellAnswer, find_cells
 from pdfdesk.core.config import Config, config_path
 from pdfdesk.core.pages import format_page_set
@@ -55,6 +61,7 @@ _NOTES = re.compile(r"\b(?:my|our|the|all|review)\s+(?:own\s+)?(?:notes|annotati
                     re.IGNORECASE)
 NOTES_LISTED = 30            # per document
 TABLE_PAGES = 12             # pages of one document read for tables when a question may name a cell
+TABLE_DOCUMENTS = 2          # documents read for tables, of those a question's passages come from
 _FIND = re.compile(r"^\s*(?:please\s+)?(?:find|search(?:\s+for)?|look\s+for|locate|where\s+(?:is|are|does\s+it\s+"
                    r"(?:say|mention|talk\s+about|discuss)|do(?:es)?\s+(?:they|it)\s+(?:mention|say|discuss))|"
                    r"which\s+pages?\s+(?:mentions?|says?|discuss(?:es)?|contains?))\s+(?P<what>.+?)\s*[?.!]*\s*$",
@@ -124,22 +131,34 @@ def classify(text: str) -> _Intent:
 
 
 class OfflineAnswerer:
-    """Extractive answers over the attached documents, streamed as agent events."""
+    """Extractive answers over the attached documents (and the library, when the scope holds it),
+    streamed as agent events."""
 
-    def __init__(self, documents: Sequence[str], config: Config, tool_runner: ToolRunner = call_tool) -> None:
+    def __init__(self, documents: Sequence[str], config: Config, tool_runner: ToolRunner = call_tool,
+                 scope: Scope | None = None) -> None:
         self.documents = list(documents)
         self.tool_runner = tool_runner
         self.config = config
-        self.tracker = CitationTracker(self.documents)
+        self.library = scope is not None and scope.library
+        self.collection = scope.with_documents(self.documents).collection() if scope and self.library else None
+        self.tracker = CitationTracker(self.documents, self.collection.admit if self.collection else None)
         self._calls = 0
 
-    def _cite(self, document: str, page: int) -> str:
-        return f"[p. {page}]" if len(self.documents) == 1 else f"[{display_name(document)} p. {page}]"
+    def library_args(self) -> dict[str, Any]:
+        """pdf_search's arguments for the library in scope: all of it, or the documents under a folder."""
+        if self.collection is not None and self.collection.scope.folder:
+            return {"library": True, "within": self.collection.fingerprints}
+        return {"library": True}
 
-    async def _tool(self, name: str, args: dict[str, Any], events: list[AgentEvent]) -> ToolResult:
+    def _cite(self, document: str, page: int) -> str:
+        alone = len(self.documents) == 1 and not self.library
+        return f"[p. {page}]" if alone else f"[{display_name(document)} p. {page}]"
+
+    async def tool(self, name: str, args: dict[str, Any], events: list[AgentEvent]) -> ToolResult:
         self._calls += 1
         call_id = f"offline-{self._calls}"
-        events.append(ToolCallStarted(call_id, name, dict(args)))
+        # as the loop shows a call: without the scope's own `within` (a folder's fingerprints)
+        events.append(ToolCallStarted(call_id, name, {k: v for k, v in args.items() if k != "within"}))
         result = await asyncio.to_thread(self.tool_runner, name, args)
         if not result.is_error:
             self.tracker.record(name, args, result.details)
@@ -150,11 +169,18 @@ class OfflineAnswerer:
     async def answer(self, text: str, state: TurnState, advise: bool = False) -> AsyncIterator[AgentEvent]:
         """Answer `text`; with `advise`, end with how to set up a model (where no banner says it)."""
         events: list[AgentEvent] = []
-        if not self.documents:
+        intent = classify(text)
+        several = self.library or len(self.documents) > 1  # "which documents" of one document asks for passages
+        terms = documents_question(text) if several and intent.kind not in ("page", "notes") else None
+        if terms:
+            body = await list_documents(self, terms, events)
+        elif self.library and not self.documents and intent.kind in ("summary", "page", "notes"):
+            body = ("That needs one document: attach or open it (the library is searched for questions, "
+                    "“find …” and “which documents …”).")
+        elif not self.documents and not self.library:
             body = ("There is no document to answer from yet: attach a PDF (drag it into the window or open it) "
                     "and ask again.")
         else:
-            intent = classify(text)
             handler = {"summary": self._summary, "page": self._page, "find": self._find, "question": self._question,
                        "notes": self._notes}
             body = await handler[intent.kind](intent, events)
@@ -173,60 +199,54 @@ class OfflineAnswerer:
     def _error_line(self, document: str, result: ToolResult) -> str:
         return f"{display_name(document)}: {result.details.get('message', 'could not be read')}"
 
-    async def _search(self, query: str, events: list[AgentEvent],
-                      limit: int) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
-        """Matches from every document, best first per document, interleaved by rank."""
-        per_doc: list[list[tuple[str, dict[str, Any]]]] = []
-        problems: list[str] = []
-        for document in self.documents:
-            result = await self._tool("pdf_search", {"path": document, "query": query, "max_results": limit,
-                                                     "mode": "auto"}, events)
+    async def _search(self, query: str, events: list[AgentEvent], limit: int) -> tuple[list[Ranked], list[str]]:
+        """Matches from every document (the library's, and each attached document's), best first per document."""
+        per_doc, problems = await library_hits(self, query, events, limit) if self.library else ([], [])
+        for document in outside_library(self):
+            result = await self.tool("pdf_search", {"path": document, "query": query, "max_results": limit,
+                                                    "mode": "auto"}, events)
             if result.is_error:
                 problems.append(self._error_line(document, result))
                 continue
             per_doc.append([(document, m) for m in result.details.get("matches", [])])
-        ranked = [item for rank in range(limit) for matches in per_doc if rank < len(matches)
-                  for item in [matches[rank]]]
-        return ranked, problems
+        return per_doc, problems
 
-    def _passages(self, matches: list[tuple[str, dict[str, Any]]], count: int) -> list[str]:
-        lines: list[str] = []
-        used: set[tuple[str, Any]] = set()
-        for document, match in matches:
-            key = (document, match["page"])
-            if key in used:
-                continue
-            used.add(key)
-            lines.append(f"{len(lines) + 1}. {quoted(_squash(match.get('excerpt') or ''))} "
-                         f"{self._cite(document, match['page'])}")
-            if len(lines) >= count:
-                break
-        return lines
+    def _passages(self, matches: Ranked) -> list[str]:
+        return [f"{n}. {quoted(_squash(match.get('excerpt') or ''))} {self._cite(document, match['page'])}"
+                for n, (document, match) in enumerate(matches, 1)]
 
     async def _find(self, intent: _Intent, events: list[AgentEvent]) -> str:
         words = " ".join(content_words(intent.subject)) or intent.subject
         query = f'"{intent.subject}"' if len(intent.subject.split()) > 1 and '"' not in intent.subject else words
-        matches, problems = await self._search(query, events, 10)
-        if not matches and query != words:
-            matches, problems = await self._search(words, events, 10)
-        if not matches:
-            return "\n".join([f"{quoted(intent.subject)} does not appear in the attached documents.", *problems])
-        pages = sorted({(display_name(d), m["page"]) for d, m in matches})
+        groups, problems = await self._search(query, events, 10)
+        if not any(groups) and query != words:
+            groups, problems = await self._search(words, events, 10)
+        if not any(groups):
+            where = "the library" if self.library else "the attached documents"
+            return "\n".join([f"{quoted(intent.subject)} does not appear in {where}.", *problems])
+        pages = {(d, m["page"]) for group in groups for d, m in group}
         head = f"{quoted(intent.subject)} appears on {len(pages)} page{'s' * (len(pages) != 1)}; the best matches:"
-        return "\n".join([head, *self._passages(matches, 10), *problems])
+        return "\n".join([head, *self._passages(rank_passages(groups, 10, cap=None)), *problems])
 
     async def _question(self, intent: _Intent, events: list[AgentEvent]) -> str:
         words = content_words(intent.subject)
         if not words:
             return "Ask about something in the documents, e.g. “find payment terms” or “summarize”."
         # pdf_search itself falls back on pages holding some of the words when none holds all
-        matches, problems = await self._search(" ".join(words), events, 5)
-        if not matches:
-            return "\n".join(["Nothing in the attached documents matches that question.", *problems])
-        cells = await self._table_cells(intent.subject, matches, events)
+        several = self.library or len(self.documents) > 1
+        count = COLLECTION_PASSAGES if several else PASSAGES
+        groups, problems = await self._search(" ".join(words), events, count)
+        if not any(groups):
+            where = "the library" if self.library else "the attached documents"
+            return "\n".join([f"Nothing in {where} matches that question.", *problems])
+        chosen = rank_passages(groups, count)
+        # tables are read on the hit pages (up to 5 each) of the first two documents quoted
+        quoted_docs = list(dict.fromkeys(d for d, _ in chosen))[:TABLE_DOCUMENTS]
+        cells = await self._table_cells(intent.subject, [hit for group in groups if group and group[0][0] in quoted_docs
+                                                         for hit in group[:5]], events)
         if cells:
             return "\n".join([*self._cell_lines(cells), *problems])
-        return "\n".join(["The passages that best match your question:", *self._passages(matches, PASSAGES), *problems])
+        return "\n".join(["The passages that best match your question:", *self._passages(chosen), *problems])
 
     async def _table_cells(self, question: str, matches: list[tuple[str, dict[str, Any]]],
                            events: list[AgentEvent]) -> list[CellAnswer]:
@@ -239,8 +259,8 @@ class OfflineAnswerer:
         tables: list[tuple[str, dict[str, Any]]] = []
         for document, pages in hits.items():
             wanted = sorted(pages | {page - 1 for page in pages if page > 1})[:TABLE_PAGES]
-            result = await self._tool("pdf_tables", {"path": document, "pages": format_page_set(wanted),
-                                                     "format": "json"}, events)
+            result = await self.tool("pdf_tables", {"path": document, "pages": format_page_set(wanted),
+                                                    "format": "json"}, events)
             if result.is_error:
                 continue
             tables += [(document, record) for record in result.details.get("tables", [])
@@ -275,15 +295,15 @@ class OfflineAnswerer:
     async def _page(self, intent: _Intent, events: list[AgentEvent]) -> str:
         totals: dict[str, int] = {}
         for name in self.documents:
-            info = await self._tool("pdf_info", {"path": name}, events)
+            info = await self.tool("pdf_info", {"path": name}, events)
             if not info.is_error:
                 totals[name] = int(info.details.get("pages_total") or info.details.get("pages") or 0)
         document = self._pick_document(intent.page, totals)
         if document is None:
             sizes = ", ".join(f"{display_name(d)} has {n} page{'s' * (n != 1)}" for d, n in totals.items())
             return f"There is no page {intent.page}" + (f": {sizes}." if sizes else ".")
-        result = await self._tool("pdf_extract_text",
-                                  {"path": document, "pages": str(intent.page), "max_chars": 20000}, events)
+        result = await self.tool("pdf_extract_text",
+                                 {"path": document, "pages": str(intent.page), "max_chars": 20000}, events)
         if result.is_error:
             return self._error_line(document, result)
         page_text = _page_body(result.text)
@@ -299,7 +319,7 @@ class OfflineAnswerer:
         """The user's highlights and notes on each document, in page order, each cited."""
         parts: list[str] = []
         for document in self.documents:
-            result = await self._tool("pdf_annotate", {"action": "list", "path": document}, events)
+            result = await self.tool("pdf_annotate", {"action": "list", "path": document}, events)
             if result.is_error:
                 parts.append(self._error_line(document, result))
                 continue
@@ -328,14 +348,14 @@ class OfflineAnswerer:
     async def _summary(self, intent: _Intent, events: list[AgentEvent]) -> str:
         parts: list[str] = []
         for document in self.documents:
-            info = await self._tool("pdf_info", {"path": document}, events)
+            info = await self.tool("pdf_info", {"path": document}, events)
             if info.is_error:
                 parts.append(self._error_line(document, info))
                 continue
             total = int(info.details.get("pages_total") or 0)
             title = info.details.get("title") or display_name(document)
             head = f"{display_name(document)} — {quoted(str(title))}, {total} page{'s' * (total != 1)}."
-            outline = await self._tool("pdf_outline", {"path": document}, events)
+            outline = await self.tool("pdf_outline", {"path": document}, events)
             entries = ([e for e in outline.details.get("entries", []) if e.get("level", 1) == 1]
                        if not outline.is_error else [])
             lines = [head]
@@ -344,8 +364,8 @@ class OfflineAnswerer:
                                                      for e in entries[:12]
                                                      if isinstance(e.get("page"), int) and e["page"] > 0))
             last = min(total, SUMMARY_PAGES)
-            text = await self._tool("pdf_extract_text",
-                                    {"path": document, "pages": f"1-{last}", "max_chars": 300_000}, events)
+            text = await self.tool("pdf_extract_text",
+                                   {"path": document, "pages": f"1-{last}", "max_chars": 300_000}, events)
             picked = key_sentences(_pages_of(text.text)) if not text.is_error else []
             if picked:
                 lines.append("Key sentences:")
