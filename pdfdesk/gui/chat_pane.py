@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import itertools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, QTimer, QUrl, Signal
@@ -23,7 +23,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from pdfdesk.agent.events import AgentError, AgentEvent
+from pdfdesk.agent.scope import ATTACHED, Scope
 from pdfdesk.gui import theme, workers
+from pdfdesk.gui.chat_scope import NAMES_ITS_DOCUMENTS, ScopeSelector, empty_hint
 from pdfdesk.gui.chat_session import ChatSessionLike, SessionFactory, default_session_factory
 from pdfdesk.gui.chat_transcript import ToolCard, Turn, decode_thumbnail, find_citation, turn_html
 from pdfdesk.gui.chat_widgets import ChatInput, Chip, EmptyHint, SetupBanner
@@ -36,6 +38,7 @@ from pdfdesk.tools.details import ErrorDetails
 log = logging.getLogger(__name__)
 
 RENDER_MS = 40
+OpenDocuments = Callable[[], "list[tuple[str, str | None]]"]  # every open tab's (reference, password)
 
 
 # -- the pane ------------------------------------------------------------------------------------
@@ -46,11 +49,13 @@ class ChatPane(QWidget):
     sessionReady = Signal(object)  # the ChatSession, once built (model chosen)
     pinRequested = Signal(object, object)  # a finished Turn, the Citation to pin it on (None: its first)
 
-    def __init__(self, session_factory: SessionFactory | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, session_factory: SessionFactory | None = None, parent: QWidget | None = None,
+                 open_documents: OpenDocuments | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("chatPane")
         self.setAcceptDrops(True)
         self._factory = session_factory or default_session_factory
+        self._open_documents = open_documents or list
         self._session: ChatSessionLike | None = None
         self._session_error: str | None = None
         self._session_generation = 0
@@ -88,14 +93,16 @@ class ChatPane(QWidget):
         self.transcript.customContextMenuRequested.connect(self._context_menu)
         self.transcript.document().setDefaultStyleSheet(
             "p { margin: 2px 0 6px 0; } pre { font-family: monospace; } h3, h4, h5, h6 { margin: 6px 0 2px 0; }")
-        self.empty_hint = EmptyHint("Ask about the attached documents. Answers cite pages you can click.",
-                                    self.transcript)
+        self.empty_hint = EmptyHint(empty_hint(ATTACHED), self.transcript)
         layout.addWidget(self.transcript, 1)
 
         self.chips = QWidget(self)
         self.chips_row = FlowLayout(self.chips, spacing=4)  # many attachments wrap, never widen the pane
         self.chips.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         layout.addWidget(self.chips)
+        self.scope_selector = ScopeSelector(self)  # what the agent may read: attached, tabs, library
+        self.scope_selector.changed.connect(self._sync_documents)
+        layout.addWidget(self.scope_selector)
 
         # which model answers, on its own line: beside the buttons it held the pane wide
         self.model_label = QLabel(self)
@@ -221,7 +228,23 @@ class ChatPane(QWidget):
             self._passwords[reference] = password
         self._sync_documents()
 
+    def scope(self) -> Scope | None:
+        """The chosen scope, with the documents it names now (None: the attached documents)."""
+        opened = self._open_documents()
+        self._passwords.update((reference, password) for reference, password in opened if password)
+        scope = self.scope_selector.scope(self._current, [reference for reference, _ in opened], self.documents())
+        return None if scope is None or scope.kind == ATTACHED else scope
+
+    def read_documents(self) -> list[str]:
+        """The documents the next answer reads by name (citations resolve against them)."""
+        scope = self.scope()
+        return list(scope.documents) if scope is not None and scope.kind in NAMES_ITS_DOCUMENTS else self.documents()
+
     def _sync_documents(self) -> None:
+        self.chips.setVisible(self.scope_selector.current_kind() not in NAMES_ITS_DOCUMENTS)
+        self.empty_hint.setText(empty_hint(self.scope_selector.current_kind()))
+        if self._session is not None and hasattr(self._session, "set_scope"):
+            self._session.set_scope(self.scope())
         if self._session is not None and hasattr(self._session, "documents"):
             self._session.documents[:] = self.documents()
             if hasattr(self._session, "passwords"):
@@ -374,7 +397,7 @@ class ChatPane(QWidget):
             bar.setValue(bar.maximum())
 
     def turn_html(self, turn: Turn) -> str:
-        return turn_html(turn, self.documents(), theme.colors())
+        return turn_html(turn, self.read_documents(), theme.colors())
 
     def _append_note(self, text: str) -> None:
         cursor = self.transcript.textCursor()

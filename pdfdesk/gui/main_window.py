@@ -144,10 +144,10 @@ class MainWindow(QMainWindow):
         self.side_tabs.addTab(self.library_panel, "Library")
         self.left_dock = self._dock("Navigation", "navigationDock", self.side_tabs,
                                     Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.search_panel = SearchPanel(self.current_document_reference, self)
+        self.search_panel = SearchPanel(self.current_document_reference, self, self.open_documents)
         self.search_panel.resultActivated.connect(lambda doc, page, rects: self.show_location(doc, page, rects))
         self.search_dock = self._dock("Search", "searchDock", self.search_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.chat_pane = ChatPane(session_factory, self)
+        self.chat_pane = ChatPane(session_factory, self, self.open_documents)
         self.chat_pane.citationActivated.connect(self.show_location)
         self.chat_pane.settingsRequested.connect(self.open_settings)
         self.chat_dock = self._dock("Ask", "chatDock", self.chat_pane, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -200,14 +200,16 @@ class MainWindow(QMainWindow):
         return widget if isinstance(widget, DocumentTab) else None
 
     def current_view(self) -> PageView | None:
-        tab = self.current_tab()
-        return tab.view if tab is not None else None
+        return tab.view if (tab := self.current_tab()) is not None else None
 
     def current_document_reference(self) -> tuple[str, str | None] | None:
         tab = self.current_tab()
         if tab is None or tab.state != OPEN:
             return None
         return tab.reference, tab.password
+
+    def open_documents(self) -> list[tuple[str, str | None]]:
+        return [(tab.reference, tab.password) for tab in self.document_tabs() if tab.state == OPEN]
 
     def find_tab(self, reference: str) -> DocumentTab | None:
         wanted = normalise_reference(reference)
@@ -296,8 +298,7 @@ class MainWindow(QMainWindow):
             self.close_tab(self.tabs.currentIndex())
 
     def _cycle_tab(self, step: int) -> None:
-        count = self.tabs.count()
-        if count > 1:
+        if (count := self.tabs.count()) > 1:
             self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % count)
 
     def _retitle(self, tab: DocumentTab) -> None:

@@ -19,23 +19,24 @@ from PySide6.QtWidgets import (
 
 from pdfdesk.core.references import display_name
 from pdfdesk.gui import theme, workers
+from pdfdesk.gui.document_results import CAPTION, DOCUMENT_ROLE, HTML_ROLE, DocumentResults, search_each, search_folder
 from pdfdesk.gui.flow_layout import FlowLayout, labelled
 from pdfdesk.gui.indexing import IndexProgress
 from pdfdesk.gui.progress_line import ProgressLine, page_counts
 from pdfdesk.gui.richtext import esc, highlight_terms, join_nonempty
+from pdfdesk.gui.search_runs import OpenDocument, library_folders
 from pdfdesk.gui.tool_calls import call_tool_in_worker
 from pdfdesk.tools.contract import ToolResult
 from pdfdesk.tools.details import ErrorDetails, SearchDetails, SearchMatch
 
 MATCH_ROLE = Qt.ItemDataRole.UserRole + 1
-HTML_ROLE = Qt.ItemDataRole.UserRole + 2
 NOTE_ROLE = Qt.ItemDataRole.UserRole + 3  # (document, annotation dict) of a matching note
 MAX_RESULTS = 50
 MAX_NOTES = 50
 FIRST_HINT = 'Type words, a "phrase", OR, NOT or prefix* above and press Enter.'
-CAPTION = "caption"  # the class of a result's "where" line, coloured per row state by the delegate
 
 CurrentDocument = Callable[[], "tuple[str, str | None] | None"]  # (reference, password) of the active tab
+OpenDocuments = Callable[[], "list[OpenDocument]"]  # every open tab's, in tab order
 Rect = tuple[float, float, float, float]
 
 
@@ -166,10 +167,12 @@ class SearchPanel(QWidget):
     notesFound = Signal(int)  # how many notes matched the last query (tests)
     searchFinished = Signal(dict)  # SearchDetails, or ErrorDetails on failure (tests and status bar)
 
-    def __init__(self, current_document: CurrentDocument, parent: QWidget | None = None) -> None:
+    def __init__(self, current_document: CurrentDocument, parent: QWidget | None = None,
+                 open_documents: OpenDocuments | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("searchPanel")
         self._current_document = current_document
+        self._open_documents = open_documents or list
         self._generation = 0
         self._library_search = False
         self._last_query = ""
@@ -192,12 +195,21 @@ class SearchPanel(QWidget):
         options = FlowLayout()
         self.mode = self._combo([("Auto", "auto"), ("Keyword", "keyword"), ("Semantic", "semantic")],
                                 "auto: keyword + meaning when an embedding model is available")
-        self.granularity = self._combo([("Pages", "page"), ("Sections", "section")],
-                                       "Rank whole pages, or outline sections / detected headings")
-        self.scope = self._combo([("This document", "document"), ("Whole library", "library")],
-                                 "Search the current tab's document, or every indexed library document")
+        self.granularity = self._combo([("Pages", "page"), ("Sections", "section"), ("Documents", "document")],
+                                       "Rank whole pages, outline sections / detected headings, or list every "
+                                       "document holding all the words once")
+        self.scope = self._combo([("This document", "document"), ("Open documents", "open"),
+                                  ("Whole library", "library"), ("Library folder", "folder")],
+                                 "Search the current tab's document, every open tab, every indexed library "
+                                 "document, or the library documents under one folder")
+        self.folder = QComboBox(self)
+        self.folder.setToolTip("A folder holding library documents (its subfolders included)")
+        self.scope.currentIndexChanged.connect(lambda _i: self._scope_changed())
         for label, combo in (("Mode", self.mode), ("By", self.granularity), ("In", self.scope)):
             options.addWidget(labelled(label, combo, self))
+        self.folder_box = labelled("Folder", self.folder, self)
+        self.folder_box.hide()
+        options.addWidget(self.folder_box)
         layout.addLayout(options)
         self.progress_caption = QLabel(self)
         self.progress_caption.setObjectName("searchIndexCaption")
@@ -224,6 +236,9 @@ class SearchPanel(QWidget):
         self.results.itemActivated.connect(self._activate)
         self.results.set_empty_text(FIRST_HINT)
         layout.addWidget(self.results, 1)
+        self.documents_view = DocumentResults(self.results, self._set_status, self)
+        self.documents_view.pageRequested.connect(self.resultActivated)
+        layout.addWidget(self.documents_view)
 
     def _combo(self, items: list[tuple[str, str]], tip: str) -> QComboBox:
         combo = QComboBox(self)
@@ -243,34 +258,67 @@ class SearchPanel(QWidget):
         if not query:
             self._set_status("Type what to look for.")
             return
-        args: dict[str, Any] = {"query": query, "mode": self.mode.currentData(),
-                                "granularity": self.granularity.currentData(), "max_results": MAX_RESULTS}
-        library = self.scope.currentData() == "library"
-        current = None
-        if library:
+        scope, by = self.scope.currentData(), self.granularity.currentData()
+        args: dict[str, Any] = {"query": query, "mode": self.mode.currentData()}
+        if by != "document":
+            args.update(granularity=by, max_results=MAX_RESULTS)
+        opened = self._open_documents() if scope == "open" else []
+        current = self._current_document() if scope == "document" else None
+        folder = self.folder.currentData() if scope == "folder" else None
+        if scope in ("library", "folder"):
             args["library"] = True
-        else:
-            current = self._current_document()
-            if current is None:
-                self._set_status("Open a document first, or search the whole library.")
-                return
+        elif scope == "document" and current is None:
+            self._set_status("Open a document first, or search the whole library.")
+            return
+        elif scope == "open" and not opened:
+            self._set_status("Open some documents first, or search the whole library.")
+            return
+        if scope == "folder" and not folder:
+            self._set_status("Choose a folder of the library (add folders in the Library panel).")
+            return
+        if current is not None:
             args["path"] = current[0]
             if current[1]:
                 args["password"] = current[1]
         self._generation += 1
         generation = self._generation
-        self._library_search, self._last_query = library, query
+        self._library_search, self._last_query = scope != "document", query
         self._document = current[0] if current else None
         self.results.clear()
         self.results.set_empty_text("")
+        self.documents_view.clear()
         self._set_status("Searching…")
-        workers.submit(call_tool_in_worker, "pdf_search", args, owner=self,
-                       on_done=lambda result: self._show(generation, result),
-                       on_error=lambda details: self._show_error(generation, details))
-        notes: dict[str, Any] = {"action": "list", "filter": {"text": query},
-                                 **{k: args[k] for k in ("path", "password") if k in args}}
-        workers.submit(call_tool_in_worker, "pdf_annotate", notes, owner=self,
-                       on_done=lambda result: self._show_notes(generation, result), on_error=lambda _d: None)
+        if by == "document":
+            self.documents_view.start(args, folder, opened if scope == "open" else None)
+            return
+        show = lambda result: self._show(generation, result)  # noqa: E731
+        failed = lambda details: self._show_error(generation, details)  # noqa: E731
+        if scope == "open":
+            search_each(self, opened, args, MAX_RESULTS, show)
+        elif folder:
+            workers.submit(search_folder, args, folder, MAX_RESULTS, owner=self, on_done=show, on_error=failed)
+        else:
+            workers.submit(call_tool_in_worker, "pdf_search", args, owner=self, on_done=show, on_error=failed)
+        if scope in ("document", "library"):
+            notes: dict[str, Any] = {"action": "list", "filter": {"text": query},
+                                     **{k: args[k] for k in ("path", "password") if k in args}}
+            workers.submit(call_tool_in_worker, "pdf_annotate", notes, owner=self,
+                           on_done=lambda result: self._show_notes(generation, result), on_error=lambda _d: None)
+
+    def _scope_changed(self) -> None:
+        """Show the folder chooser for the folder scope, filled from the library (in a worker)."""
+        wanted = self.scope.currentData() == "folder"
+        self.folder_box.setVisible(wanted)
+        if wanted:
+            workers.submit(library_folders, owner=self, on_done=self._set_folders, on_error=lambda _d: None)
+
+    def _set_folders(self, folders: list[str]) -> None:
+        chosen = self.folder.currentData()
+        self.folder.clear()
+        for folder in folders:
+            self.folder.addItem(folder, folder)
+        if chosen in folders:
+            self.folder.setCurrentIndex(folders.index(chosen))
 
     def _show_notes(self, generation: int, result: ToolResult) -> None:
         """Notes matching the query, as a group above the page hits (nothing when none match)."""
@@ -314,9 +362,15 @@ class SearchPanel(QWidget):
     def _summary(self, details: SearchDetails) -> str:
         count = details["count"]
         where = "the library" if details.get("library") else display_name(details.get("file", ""))
+        if details.get("folder"):
+            where = f"the library's documents under {details.get('folder')}"
+        elif details.get("open_documents"):
+            where = f"{details.get('documents_searched')} open document(s)"
         parts = [f"<b>{count}</b> result{'s' * (count != 1)} in {esc(where)} ({esc(details['mode'])})"]
         if details.get("library") and details.get("documents_searched") is not None:
             parts[0] += f" across {details['documents_searched']} indexed document(s)"
+        if details.get("documents_skipped") and details.get("open_documents"):
+            parts.append(f"{len(details['documents_skipped'])} could not be searched")
         if details.get("matches_omitted"):
             parts.append(f"{details['matches_omitted']} more omitted")
         muted = theme.colors()["muted"]
@@ -343,6 +397,9 @@ class SearchPanel(QWidget):
 
     # -- results -----------------------------------------------------------------------------
     def _activate(self, item: QListWidgetItem) -> None:
+        if item.data(DOCUMENT_ROLE):
+            self.documents_view.activate(item.data(DOCUMENT_ROLE))
+            return
         note = item.data(NOTE_ROLE)
         if note is not None:
             if note[0]:
