@@ -12,7 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from pdfdesk.agent.events import AgentError, CitationFound, Done, TextDelta, ToolCallFinished, ToolCallStarted
+from pdfdesk.agent.events import (
+    AgentError, CitationFound, DocumentList, Done, TextDelta, ToolCallFinished, ToolCallStarted,
+)
 from pdfdesk.agent.loop import describe_arguments
 from pdfdesk.agent.scope import ATTACHED, FOLDER, LIBRARY, Scope, make_scope
 from pdfdesk.agent.session import ChatSession
@@ -41,6 +43,7 @@ async def _ask(question: str, documents: Sequence[str], model: str | None, quiet
                                                  if scope is not None and scope.library else "") + "\n")
     status = EXIT_OK
     done: Done | None = None
+    listed: DocumentList | None = None
     async for event in session.send(question):
         if isinstance(event, TextDelta):
             out.write(event.text)
@@ -54,6 +57,8 @@ async def _ask(question: str, documents: Sequence[str], model: str | None, quiet
             err.write(f"pdfdesk: {event.message}" + (f"\n  hint: {event.hint}" if event.hint else "") + "\n")
         elif isinstance(event, CitationFound):
             pass  # listed once, in order, under Sources
+        elif isinstance(event, DocumentList):
+            listed = event
         elif isinstance(event, Done):
             done = event
     if status == EXIT_OK and (done is None or not done.text.strip()):  # an empty answer is no answer
@@ -62,12 +67,29 @@ async def _ask(question: str, documents: Sequence[str], model: str | None, quiet
     if done is not None:
         if done.text and not done.text.endswith("\n"):
             out.write("\n")
+        if listed is not None:
+            _write_rest_of(listed, out)
         if done.citations:
             out.write("\nSources:\n")
             for number, citation in enumerate(done.citations, 1):
                 out.write(f"  [{number}] {citation.label} — {citation.document}#page={citation.page}\n")
         out.flush()
     return status
+
+
+def _write_rest_of(listed: DocumentList, out: TextIO) -> None:
+    """The documents of a "which documents" answer that its text left out: a terminal gets the
+    whole list, which the chat shows in its Documents view."""
+    from pdfdesk.agent.offline_collection import LISTED
+
+    rest = listed.documents[LISTED:]
+    if not rest:
+        return
+    out.write(f"\nThe other {len(rest)} documents:\n")
+    for number, entry in enumerate(rest, LISTED + 1):
+        pages = int(entry.get("pages_matching") or 1)
+        best = ", ".join(str(p) for p in entry.get("best_pages") or [entry.get("page") or 1])
+        out.write(f"{number}. {entry.get('file')} — {pages} page{'s' * (pages != 1)} (best: p. {best})\n")
 
 
 def ask(question: str, documents: Sequence[str], model: str | None = None, quiet: bool = False,

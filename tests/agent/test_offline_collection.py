@@ -342,3 +342,20 @@ def test_words_no_document_holds_together_are_left_out_and_said(contracts, archi
                             "left out: “goods”. 5 documents in the library have pages holding")
     assert [e.arguments["query"] for e in events if isinstance(e, ToolCallStarted)] == \
         ["buyer collect spare kaltenbrunn warehouse"]  # the probes are no cards of the answer
+
+
+def test_pdfdesk_ask_prints_the_documents_its_answer_left_out(contracts, archived, monkeypatch):
+    """A terminal has no Documents view: `pdfdesk ask` writes the rest of a long list under the answer."""
+    import io
+
+    from pdfdesk.agent.ask import _ask
+
+    monkeypatch.setattr(offline_collection, "LISTED", 2)
+    out, err = io.StringIO(), io.StringIO()
+    status = asyncio.run(_ask(f"Which documents mention {TERM}?", [], None, True, out, err, make_scope("library")))
+    text = out.getvalue()
+    assert status == 0 and "… and 4 more" in text
+    rest = text.split("\nThe other 4 documents:\n")[1].split("\n\nSources:")[0].splitlines()
+    assert [line.split(". ", 1)[0] for line in rest] == ["3", "4", "5", "6"]
+    named = {line.split(". ", 1)[1].split(" — ")[0] for line in rest}
+    assert named <= set(holding(contracts, archived)) and len(named) == 4
