@@ -11,14 +11,14 @@ several columns is found by taking the gaps from the body alone and letting the 
 
 from __future__ import annotations
 
+import itertools
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pdfdesk.core.tables.cells import Slot, is_amount
 from pdfdesk.core.tables.page_content import Word
-import itertools
-import re
 
 PHRASE_GAP = 1.0     # in word heights: a wider gap ends a phrase
 COLUMN_GAP = 0.45    # in word heights: the narrowest gap between two columns
@@ -111,7 +111,7 @@ def blocks_of(lines: list[Line], min_rows: int) -> list[list[Line]]:
     for line in lines:
         if current:
             gap = line.top - current[-1].bottom
-            height = _height([w for kept in current for w in kept.words])
+            height = _height(current[0].words)  # the run's type size, as its first line sets it
             if gap > ROW_GAP * _height(line.words) or line.prose or \
                     (not line.candidate and abs(_height(line.words) - height) > 0.35 * height) or \
                     (not line.candidate and not current[-1].candidate and len(current) >= 2
