@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh dev,semantic
 # programs only the tests name: the .desktop file's validator, the virtual screen and input
-# driver bench/screens.py runs the window with (its tests check how it does without them), and
-# groff, the table bench's third PDF producer (bench/table_documents_groff.py)
+# driver bench/screens.py runs the window with (Xvfb from xvfb, xdotool; its tests check how it
+# does without them), and groff, the table bench's third PDF producer (bench/table_documents_groff.py)
 bash scripts/apt_install_missing.sh desktop-file-utils xvfb xdotool groff
 .venv/bin/ruff check pdfdesk tests bench
 .venv/bin/mypy pdfdesk  # settings and strictness per package: [tool.mypy] in pyproject.toml

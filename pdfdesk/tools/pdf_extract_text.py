@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import pymupdf
+
 from pdfdesk.core.documents import PAGE_ERRORS, OpenedPdf, open_pdf, page_damage
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.core.fence import neutralise
@@ -36,7 +38,7 @@ from pdfdesk.tools.contract import (
     untrusted_text_item,
 )
 from pdfdesk.tools.details import ExtractTextDetails, HiddenTextDetails
-from pdfdesk.tools.recognised_words import ocr_words
+from pdfdesk.tools.recognised_words import page_words
 
 DEFAULT_MAX_CHARS = 50_000
 
@@ -58,7 +60,6 @@ class PageReading:
     hidden: HiddenTextReport = field(default_factory=HiddenTextReport)
     tables: dict[int, int] = field(default_factory=dict)  # page -> tables given as Markdown in its text
     found: dict[int, list[Table]] = field(default_factory=dict)  # page -> its tables (tables=true)
-    heights: dict[int, float] = field(default_factory=dict)
 
 
 def read_pages(opened: OpenedPdf, pages: list[int], ocr: bool = False, tables: bool = False) -> PageReading:
@@ -69,9 +70,9 @@ def read_pages(opened: OpenedPdf, pages: list[int], ocr: bool = False, tables: b
     recognised = recognised_pages(opened.fingerprint, pages)  # what the index's OCR stage read
     for number in pages:
         try:
-            reading.texts[number] = _read_page(opened, number, can_ocr, reading, recognised)
-            if tables and reading.texts[number]:
-                reading.texts[number] = _with_tables(opened, number, reading)
+            text, page, textpage = _read_page(opened, number, can_ocr, reading, recognised)
+            reading.texts[number] = _with_tables(opened, page, textpage, number, text, reading) if tables and text \
+                else text
         except PAGE_ERRORS as exc:  # one broken page must not hide the others
             why = page_damage(exc)
             (reading.over_limit if isinstance(exc, PageOverLimit) else reading.damaged)[number] = why
@@ -80,13 +81,14 @@ def read_pages(opened: OpenedPdf, pages: list[int], ocr: bool = False, tables: b
 
 
 def _read_page(opened: OpenedPdf, number: int, can_ocr: bool, reading: PageReading,
-               recognised: dict[int, tuple[str, float | None]]) -> str:
+               recognised: dict[int, tuple[str, float | None]]) -> tuple[str, pymupdf.Page, pymupdf.TextPage]:
+    """The page's text, and the page and text page it was read from (finding tables reuses them)."""
     page = opened.load_page(number)
     textpage = text_page(page)
     text = page_text(page, textpage)
     reading.hidden.add(findings_of(opened.analyses).analyse(page, textpage), number)
     if usable_text(text):
-        return text
+        return text, page, textpage
     images = has_images(page)
     if number in recognised:
         text, reading.confidence[number] = recognised[number]
@@ -101,26 +103,20 @@ def _read_page(opened: OpenedPdf, number: int, can_ocr: bool, reading: PageReadi
             reading.ocred.append(number)
     if not has_text(text):
         (reading.scanned if images else reading.blank).append(number)
-    return text
+    return text, page, textpage
 
 
-def _with_tables(opened: OpenedPdf, number: int, reading: PageReading) -> str:
+def _with_tables(opened: OpenedPdf, page: pymupdf.Page, textpage: pymupdf.TextPage, number: int, text: str,
+                 reading: PageReading) -> str:
     """The page's text with its tables as Markdown (unchanged when it has none)."""
-    page = opened.load_page(number)
-    if number in reading.ocred:
-        words, source = ocr_words(opened.fingerprint, number), "ocr"
-    else:
-        words, source = [w[:7] for w in page.get_text("words", textpage=text_page(page))], "text"
-    if not words:
-        return reading.texts[number]
-    found = page_tables(page, number, words, source)
-    reading.heights[number] = page.rect.height if not page.rotation % 180 else page.rect.width
+    words, source, _waiting = page_words(opened, page, number, textpage)
+    found = page_tables(page, number, words, source) if words else []
     before = reading.found.get(number - 1)
-    if found and before and continues(before[-1], found[0], reading.heights):
+    if found and before and continues(before[-1], found[0]):
         found[0] = with_headings_of(before[-1], found[0])  # this page alone still names the columns
     reading.found[number] = found
     if not found:
-        return reading.texts[number]
+        return text
     reading.tables[number] = len(found)
     return text_with_tables(words, found)
 

@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-import pymupdf
 
 from pdfdesk.core.documents import PAGE_ERRORS, OpenedPdf, open_pdf, page_damage
 from pdfdesk.core.errors import VALIDATION_ERROR, PdfDeskError
@@ -18,8 +17,6 @@ from pdfdesk.core.pages import format_page_set, parse_page_spec
 from pdfdesk.core.tables.finder import area_table, join_continued, page_tables
 from pdfdesk.core.tables.formats import RENDERERS, table_record
 from pdfdesk.core.tables.model import ALIGNED, AREA, Table
-from pdfdesk.core.tables.page_content import WordTuple
-from pdfdesk.core.text import has_images, text_page
 from pdfdesk.tools.common import document_details, repaired_note
 from pdfdesk.tools.contract import (
     PAGES_PROPERTY,
@@ -36,7 +33,7 @@ from pdfdesk.tools.contract import (
     untrusted_text_item,
 )
 from pdfdesk.tools.details import TableItem, TablesDetails
-from pdfdesk.tools.recognised_words import ocr_words
+from pdfdesk.tools.recognised_words import page_words
 
 MAX_BYTES = 60_000       # UTF-8 bytes of tables: the text content stays under the contract's 64 KB
 LOOK_SECONDS = 30.0      # pages are looked at for this long per call; the rest is a next call
@@ -50,21 +47,8 @@ class Survey:
     searched: list[int] = field(default_factory=list)
     awaiting_ocr: list[int] = field(default_factory=list)
     damaged: dict[int, str] = field(default_factory=dict)
-    heights: dict[int, float] = field(default_factory=dict)
     notes: dict[int, list[str]] = field(default_factory=dict)  # page -> what could not be looked at
     stopped_at: int | None = None   # the first page not looked at (time ran out)
-
-
-def page_words(opened: OpenedPdf, page: pymupdf.Page, number: int) -> tuple[list[WordTuple], str, bool]:
-    """The words to find tables among: the text layer's, or on a scan the words OCR recognised;
-    and whether the page is a scan still waiting for them."""
-    words = [w[:7] for w in page.get_text("words", textpage=text_page(page))]
-    if len(words) >= 3:
-        return words, "text", False
-    recognised = ocr_words(opened.fingerprint, number)
-    if recognised:
-        return recognised, "ocr", False
-    return words, "text", has_images(page)
 
 
 def survey(opened: OpenedPdf, pages: Sequence[int], area: Sequence[float] | None = None,
@@ -80,7 +64,6 @@ def survey(opened: OpenedPdf, pages: Sequence[int], area: Sequence[float] | None
         try:
             page = opened.load_page(number)
             words, source, waiting = page_words(opened, page, number)
-            found.heights[number] = page.rect.height if not page.rotation % 180 else page.rect.width
             if area is not None:
                 table = area_table(page, number, (area[0], area[1], area[2], area[3]), words, source)
                 found.tables += [table] if table is not None else []
@@ -95,7 +78,7 @@ def survey(opened: OpenedPdf, pages: Sequence[int], area: Sequence[float] | None
         found.searched.append(number)
         if waiting:
             found.awaiting_ocr.append(number)
-    found.tables = join_continued(found.tables, found.heights)
+    found.tables = join_continued(found.tables)
     return found
 
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import pymupdf
+
 from pdfdesk.core.documents import OpenedPdf
+from pdfdesk.core.text import has_images, text_page
 from pdfdesk.index.page_text import OCR, PageTextStore, Word, stored_page
 from pdfdesk.index.recognition import awaiting_recognition
 from pdfdesk.review.anchoring import sync
@@ -34,6 +37,20 @@ def ocr_words(fingerprint: str, number: int) -> list[WordTuple] | None:
     if record is None or record.source != OCR or not record.words:
         return None
     return as_tuples(record.words)
+
+
+def page_words(opened: OpenedPdf, page: pymupdf.Page, number: int,
+               textpage: pymupdf.TextPage | None = None) -> tuple[list[WordTuple], str, bool]:
+    """The words to lay a page out by (find its tables): its text layer's, or on a scan the words
+    OCR recognised; their source ("text" or "ocr"); and whether the page is a scan still waiting
+    for recognition. `textpage` spares a caller that has one a second extraction."""
+    words: list[WordTuple] = [w[:7] for w in page.get_text("words", textpage=textpage or text_page(page))]
+    if len(words) >= 3:
+        return words, "text", False
+    recognised = ocr_words(opened.fingerprint, number)
+    if recognised:
+        return recognised, "ocr", False
+    return words, "text", has_images(page)
 
 
 def recognised_texts(fingerprint: str) -> dict[int, str]:

@@ -23,12 +23,6 @@ def _column_edges(table: Table, part: int = 0) -> list[float]:
     return [edges[c] for c in sorted(edges)]
 
 
-def continues(first: Table, second: Table, heights: dict[int, float]) -> bool:
-    """Whether `second` (the first table of the next page) goes on with `first` (the last of its
-    page): as many columns at the same places, the one low on its page and the other high."""
-    return _continues(first, second, heights)
-
-
 def with_headings_of(first: Table, second: Table) -> Table:
     """`second`, a continued part read on its own, with the heading rows of `first` over it (unless
     it repeats them already) and a note of where it began: a page read alone still says what each
@@ -44,7 +38,12 @@ def with_headings_of(first: Table, second: Table) -> Table:
                  second.repeated_headers, [*second.notes, f"continued from page {first.parts[-1].page}"])
 
 
-def _continues(first: Table, second: Table, heights: dict[int, float]) -> bool:
+def continues(first: Table, second: Table, heights: dict[int, float] | None = None) -> bool:
+    """Whether `second` (the first table of the next page) goes on with `first` (the last of its
+    page): as many columns at the same places, the one low on its page and the other high, as the
+    table reads. A table rebuilt from a record has no reading place: `heights` (page -> height in
+    points) stands in for it there."""
+    heights = heights or {}
     if first.cols != second.cols or second.page != first.parts[-1].page + 1 or first.kind != second.kind:
         return False
     last = first.parts[-1]
@@ -78,12 +77,11 @@ def _joined(first: Table, second: Table) -> Table:
 
 
 def join_continued(tables: list[Table], page_heights: dict[int, float] | None = None) -> list[Table]:
-    """Tables in page order with each continued table joined. `page_heights` (page -> height in
-    points) lets a join require that the first part ends low on its page and the next starts high."""
+    """Tables in page order with each continued table joined (`page_heights` as in `continues`)."""
     heights = page_heights or {}
     result: list[Table] = []
     for table in tables:
-        if result and _continues(result[-1], table, heights) and _last_on_page(tables, result[-1]) \
+        if result and continues(result[-1], table, heights) and _last_on_page(tables, result[-1]) \
                 and _first_on_page(tables, table):
             result[-1] = _joined(result[-1], table)
         else:
