@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh dev,semantic
 # programs only the tests name: the .desktop file's validator, the virtual screen and input
 # driver bench/screens.py runs the window with (Xvfb from xvfb, xdotool; its tests check how it
-# does without them), and groff, the table bench's third PDF producer (bench/table_documents_groff.py)
-bash scripts/apt_install_missing.sh desktop-file-utils xvfb xdotool groff
+# does without them), groff, the table bench's third PDF producer (bench/table_documents_groff.py),
+# and PostgreSQL's server, whose throwaway cluster the team tests start (tests/pg_cluster.py)
+bash scripts/apt_install_missing.sh desktop-file-utils xvfb xdotool groff postgresql
 .venv/bin/ruff check pdfdesk tests bench
 .venv/bin/mypy pdfdesk  # settings and strictness per package: [tool.mypy] in pyproject.toml
 export QT_QPA_PLATFORM=offscreen

@@ -156,3 +156,27 @@ def empty_pdf(pdf_dir: Path) -> Path:
     path = pdf_dir / "empty.pdf"
     path.write_bytes(b"")
     return path
+
+
+os.environ.pop("PDFDESK_TEAM_DATABASE", None)  # no test reaches a team database it did not start
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[object]:
+    """The session's own PostgreSQL server (started on first use, removed at the end)."""
+    from tests.pg_cluster import Cluster
+
+    cluster = Cluster()
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture
+def team_db(pg_cluster: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """A fresh database with the team schema, set up by the superuser; pdfdesk logs in as alice
+    (PDFDESK_TEAM_DATABASE) unless a test switches the login with `team_db.login(name)`."""
+    from tests.team_fixture import TeamDatabase
+
+    database = TeamDatabase(pg_cluster, monkeypatch)
+    yield database
+    database.close()

@@ -1,7 +1,8 @@
 """Every import in pdfdesk/ points down the layers, and no two parts import each other.
 
-The layers, lowest first: core; models, index, review; tools; agent; the front ends (gui,
-mcp_server, cli, self_test, __main__). A part may import its own layer or lower ones; parts of
+The layers, lowest first: core and team (the team database, below every part keeping data in
+it); models, index, review; tools; agent; the front ends (gui, mcp_server, cli, self_test,
+__main__). A part may import its own layer or lower ones; parts of
 one layer may import each other only without a cycle. Every import counts: at module level or
 inside a function, absolute or relative, or an `importlib.import_module("...")` with a literal
 name. The file is parsed, never imported, so an import that only runs on some path is seen too.
@@ -21,7 +22,7 @@ ROOT = Path(pdfdesk.__file__).resolve().parent
 # The part an import lands in, and its layer. `pdfdesk` is the package's own __init__ (the
 # version), `resources` the bundled data package; both sit at the bottom with core.
 LAYERS: dict[str, int] = {
-    PACKAGE: 0, "resources": 0, "core": 0,
+    PACKAGE: 0, "resources": 0, "core": 0, "team": 0,
     "models": 1, "index": 1, "review": 1,
     "tools": 2,
     "agent": 3,

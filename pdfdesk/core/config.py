@@ -77,6 +77,8 @@ class Config:
     agent_max_tool_calls: int = 20      # tool calls per answer
     model_timeout_s: float = 120.0      # one model request
     model_max_retries: int = 2          # retries on 429/5xx/connection failures, with backoff
+    team_database: str = ""             # a libpq connection string (no password); "" = notes and library stay local
+    team_matter: str = ""               # the matter new notes go to when a document is in several
     extra: dict[str, Any] = field(default_factory=dict)  # sections owned by later layers
 
     @property
@@ -152,6 +154,15 @@ def _integer(section: str, key: str, field_name: str, description: str, low: int
                    expects=f"a whole number from {low} to {high}")
 
 
+_PASSWORD_IN_URI = re.compile(r"^postgres(?:ql)?://[^/@?#]*:[^/@?#]*@", re.IGNORECASE)
+_PASSWORD_IN_PARAMS = re.compile(r"(?:^|[\s?&])password\s*=", re.IGNORECASE)
+
+
+def _holds_password(conninfo: str) -> bool:
+    """Whether a connection string carries a password, which must never sit in config.toml."""
+    return bool(_PASSWORD_IN_URI.match(conninfo.strip()) or _PASSWORD_IN_PARAMS.search(conninfo))
+
+
 # Finite and sane: inf, NaN or 1e400 would reach the code as numbers and fail there, not here.
 SCHEMA: tuple[Setting, ...] = (
     Setting("models", "agent", "agent_model", "model", "Chat agent model"),
@@ -186,6 +197,12 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("ocr", "languages", "ocr_languages", "text", "OCR languages",
             expects='Tesseract language names joined by "+", like "deu+eng" (empty: the system language and English)',
             valid=lambda v: OCR_LANGUAGES.match(v) is not None),
+    Setting("team", "database", "team_database", "text", "Team database (PostgreSQL connection string)",
+            expects='a libpq connection string without a password, like "postgresql://alice@db.example/review" '
+                    '(the password comes from the system keyring or ~/.pgpass)',
+            valid=lambda v: not _holds_password(v)),
+    Setting("team", "matter", "team_matter", "text", "Matter new notes go to (when a document is in several)",
+            expects="a matter's name", valid=lambda v: len(v) <= 200),
 )
 _BY_KEY = {(setting.section, setting.key): setting for setting in SCHEMA}
 _OWNED_SECTIONS = {setting.section for setting in SCHEMA} | {"providers"}
