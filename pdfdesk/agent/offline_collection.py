@@ -66,6 +66,7 @@ appearing occur occurs used use uses word words term terms phrase have has with 
 summarized overview zusammenfassen zusammenfassung résumer résume résumé résumez
 let lets go goes put puts deal deals involve involves allow allows permit permits provide provides promise
 promises explain explains warn warns need needs require requires say says state states show shows
+concern concerns concerning concerne concernent concernant
 der die das den dem des ein eine einen einem einer eines und oder mit von vom zu zum zur auf für über ist sind
 wird werden wurde hat haben enthält enthalten erwähnt erwähnen nennen nennt genannt betreffen betrifft behandeln
 behandelt sprechen spricht steht stehen kommt kommen vor wo was bitte sich auch noch begriff wort es gibt mir
@@ -74,9 +75,19 @@ quels quelles quel quelle lesquels lesquelles dans parmi les le la des de du un 
 que est sont ont mentionnent mentionne mentionné contiennent contient parlent parle font fait référence citent
 cite évoquent évoque traitent traite il en ce cette ces terme mot moi trouve trouve-t-on apparaît apparait
 figure figurent
-есть содержат содержится упоминается упоминают говорится сказано указано где какие каких каким
+есть содержат содержится упоминается упоминают говорится сказано указано где какие каких каким касаются касается
 """.split())
 _ELISION = re.compile(r"^(?:[ldjcmnst]|qu)'", re.IGNORECASE)
+# Nouns naming a kind of thing, not a subject: "manuals for Dynamo machines" are the Dynamo manuals,
+# whether or not a page of them says "machine".
+_GENERIC = re.compile(
+    r"^(?:machines?|machinery|devices?|appliances?|equipment|products?|items?|units?|models?|tools?|"
+    r"brands?|makes?|vehicles?|companies|company|firms?|"
+    r"maschinen?|geräte?n?|produkte?n?|artikel|modelle?n?|marken?|firmen?|fahrzeuge?n?|werkzeuge?n?|"
+    r"appareils?|produits?|équipements?|modèles?|marques?|articles?|outils?|véhicules?|sociétés?|entreprises?|"
+    r"(?:машин|устройств|прибор|оборудовани|издели|товар|модел|аппарат)"
+    r"(?:|а|ы|у|е|ой|ам|ами|ах|о|и|ом|я|ю|ей|ев|ов|ь|ям|ями|ях))$", re.IGNORECASE)
+_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 
 
 def documents_question(text: str) -> str | None:
@@ -89,9 +100,39 @@ def documents_question(text: str) -> str | None:
     if not found:
         return None
     rest = text[:found.start()] + " " + text[found.end():]
-    words = [_ELISION.sub("", word) for word in content_words(rest)]
+    opening = len(text) - len(text.lstrip()) if found.start() > 0 else -1
+    words = [_ELISION.sub("", word) for word in content_words(_named_kinds(rest, opening))]
     terms = list(dict.fromkeys(w for w in words if w and w not in _LIST_WORDS))
     return " ".join(terms) if terms else None
+
+
+def _named_kinds(rest: str, opening: int) -> str:
+    """`rest` without the nouns naming a kind of thing ("machines", "Geräte", "appareils") when the
+    question also names the thing ("Dynamo machines", "Dynamo-Maschinen", "machines Dynamo"): the
+    pages say the name, and the page naming it often does not say the kind. A kind noun that is the
+    question's only subject ("cleaning machines", "which documents mention machines") stays, and so
+    does one ending a name of several capitalised words ("Dewhurst Cleaning Products"). A name is a
+    searched word written with a capital where the question does not begin, or holding a digit (a
+    model number); `opening` is where the question's first word is (-1: not in `rest`)."""
+    from pdfdesk.agent.offline import content_words
+
+    found = list(_TOKEN.finditer(rest))
+    tokens = [m.group() for m in found]
+
+    def name(n: int, token: str) -> bool:
+        searched = bool(content_words(token)) and token.lower() not in _LIST_WORDS and not _GENERIC.match(token)
+        return searched and (any(c.isdigit() for c in token) or (token[:1].isupper() and found[n].start() != opening))
+
+    names = [name(n, token) for n, token in enumerate(tokens)]
+    kept: list[str] = []
+    for n, token in enumerate(tokens):
+        head, _, tail = token.rpartition("-")
+        if head and _GENERIC.match(tail) and head[:1].isupper():
+            kept.append(head)  # "Dynamo-Maschinen"
+        elif not (_GENERIC.match(token) and any(names[:n] + names[n + 1:])
+                  and not (token[:1].isupper() and n > 0 and names[n - 1])):
+            kept.append(token)
+    return " ".join(kept)
 
 
 def _strict(match: dict[str, Any]) -> bool:

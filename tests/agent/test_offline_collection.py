@@ -359,3 +359,60 @@ def test_pdfdesk_ask_prints_the_documents_its_answer_left_out(contracts, archive
     assert [line.split(". ", 1)[0] for line in rest] == ["3", "4", "5", "6"]
     named = {line.split(". ", 1)[1].split(" — ")[0] for line in rest}
     assert named <= set(holding(contracts, archived)) and len(named) == 4
+
+
+# -- a kind of thing named with its name -----------------------------------------------------------
+@pytest.mark.parametrize(("question", "terms"), [
+    ("Which manuals are for Dynamo machines?", "dynamo"),
+    ("Which contracts mention Geneva arbitration?", "geneva arbitration"),  # no kind noun: both words
+    ("Which manuals are for cleaning machines?", "cleaning machines"),  # no name: the kind is the subject
+    ("Which documents mention machines?", "machines"),
+    ("Show me every invoice from Lowther Safety Equipment.", "lowther safety equipment"),  # inside a name
+    ("Which manuals cover the K12 model?", "k12"),
+    ("Quels documents concernent les machines Dynamo ?", "dynamo"),
+    ("Quels documents parlent des machines à laver ?", "machines laver"),
+    ("Welche Dokumente betreffen Dynamo-Maschinen?", "dynamo"),
+    ("Welche Dokumente betreffen Geräte von Dynamo?", "dynamo"),
+])
+def test_a_kind_noun_beside_a_name_is_not_searched_for(question, terms):
+    assert documents_question(question) == terms
+
+
+WARNING = "This machine contains a lithium battery pack: never puncture it."
+MANUALS = {"dynamo-k2.pdf": [f"Dynamo K2 pressure washer: operating manual. {WARNING}",
+                             "Maintenance: descale the heating coil."],
+           "dynamo-k3.pdf": ["Dynamo K3 dehumidifier: operating manual. Disconnect the mains plug first.",
+                             "Maintenance: wash the air filter."],
+           "veltra-k4.pdf": [f"Veltra K4 floor scrubber: operating manual. {WARNING}",
+                             "Maintenance: turn the squeegee blades."]}
+
+
+@pytest.fixture
+def manuals(pdfdesk_home: Path, tmp_path: Path) -> dict[str, Path]:
+    """Three manuals in a library of their own: two of the Dynamo brand, one of whose pages says "machine"."""
+    paths = {}
+    for name, pages in MANUALS.items():
+        doc = pymupdf.open()
+        for text in pages:
+            doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 700), text, fontsize=11)
+        doc.save(tmp_path / name)
+        doc.close()
+        paths[name] = tmp_path / name
+    library = Library()
+    library.add([str(p) for p in paths.values()])
+    library.process()
+    assert {e.status for e in library.entries()} == {INDEXED}
+    return paths
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which manuals are for Dynamo machines?", ["dynamo-k2.pdf", "dynamo-k3.pdf"]),
+    ("Quels documents concernent les machines Dynamo ?", ["dynamo-k2.pdf", "dynamo-k3.pdf"]),
+    ("Welche Dokumente betreffen Dynamo-Maschinen?", ["dynamo-k2.pdf", "dynamo-k3.pdf"]),
+    ("Which manuals warn about Dynamo lithium batteries?", ["dynamo-k2.pdf"]),  # every word still required
+])
+def test_the_manuals_of_a_brand_are_listed_though_one_page_does_not_say_machine(manuals, question, expected):
+    events, done = ask(question, scope=make_scope("library"))
+    (listed,) = [e for e in events if isinstance(e, DocumentList)]
+    assert sorted(Path(d["file"]).name for d in listed.documents) == expected
+    assert "left out" not in answer_of(done)
