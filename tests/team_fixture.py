@@ -38,3 +38,34 @@ class TeamDatabase:
 
     def close(self) -> None:
         self.cluster.drop_database(self.name)
+
+
+def shared_pdf(team_db: TeamDatabase, path: Any, matter: str, writers: tuple[str, ...] = (),
+               readers: tuple[str, ...] = (), text: str = "Page {n} says hello from pdfdesk.") -> str:
+    """Make a PDF at `path`, put it in `matter` (created when new) with these grants, and return
+    its fingerprint (what every reviewer's copy of it is known by). An existing file is kept, so
+    one document can be put in several matters."""
+    from pdfdesk.core.documents import close_all, open_pdf
+    from pdfdesk.team import matters
+    from tests.pdf_factory import text_pdf
+
+    if not path.exists():
+        text_pdf(path, pages=2, words=text)
+    with open_pdf(str(path)) as opened:
+        fingerprint, pages = opened.fingerprint, opened.page_count
+    close_all()
+    with psycopg.connect(team_db.conninfo("postgres")) as conn:
+        matters.create_matter(conn, matter)
+        matters.add_document(conn, matter, fingerprint, path.name, pages)
+        for user in writers:
+            matters.grant(conn, matter, user, write=True)
+        for user in readers:
+            matters.grant(conn, matter, user)
+    return fingerprint
+
+
+def make_logins(cluster: Any, names: list[str]) -> None:
+    """Extra login roles (cluster-wide, made once) for tests that need many reviewers."""
+    with cluster.connect() as conn:
+        for name in names:
+            conn.execute(f"DO $$ BEGIN CREATE ROLE {name} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$")

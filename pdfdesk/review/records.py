@@ -104,6 +104,11 @@ class Annotation:
     created: str
     updated: str
     deleted: bool = field(default=False)  # a tombstone: kept so a delete can be undone
+    # Team mode only (the local store leaves them empty): who wrote the note, how many times it
+    # was changed on the server, and the matter it belongs to.
+    author: str = ""
+    revision: int = 0
+    matter: str = ""
 
     @property
     def top(self) -> float:
@@ -124,4 +129,8 @@ class Annotation:
             details["answer"] = self.answer
         if self.deleted:
             details["deleted"] = True
+        if self.author:
+            details["author"] = self.author
+        if self.matter:
+            details["matter"] = self.matter
         return details

@@ -14,6 +14,7 @@ import json
 import os
 import random
 import sqlite3
+import sys
 import threading
 import time
 import unicodedata
@@ -403,7 +404,16 @@ _stores_lock = threading.Lock()
 
 
 def open_store(path: Path | None = None) -> AnnotationStore:
-    """The process's store for `path` (default: the app data folder's), opened once and shared."""
+    """The process's store for `path` (default: the app data folder's), opened once and shared.
+    With a team database set up (and no `path`), the team's shared notes instead."""
+    if path is None:
+        from pdfdesk.team.settings import team_target
+
+        target = team_target()
+        if target is not None:
+            from pdfdesk.review.team_store import open_team_store
+
+            return open_team_store(target)
     path = Path(path) if path is not None else default_path()
     key = (os.getpid(), os.path.abspath(path))
     with _stores_lock:
@@ -419,6 +429,9 @@ def close_stores() -> None:
         for store in _stores.values():
             store.close()
         _stores.clear()
+    team = sys.modules.get("pdfdesk.review.team_store")
+    if team is not None:
+        team.close_team_stores()
 
 
 __all__ = ["AnnotationStore", "close_stores", "default_path", "open_store"]

@@ -4,7 +4,7 @@ text stays within the response budget whatever the count."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from pdfdesk.core.fence import neutralise
 from pdfdesk.review.records import PALETTE
@@ -39,6 +39,9 @@ def describe(item: AnnotationItem, with_file: bool = False) -> str:
                                                    if item["status"] == "orphaned" else " (found on another page)")
     if item["source"] == "pdf":
         head += " · in the PDF itself (read-only)"
+    author = cast(Mapping[str, Any], item).get("author")  # team notes name who wrote them
+    if author:
+        head += f" · by {_inert(str(author), 100)}"
     if item["tags"]:
         head += " · tags: " + ", ".join(_inert(tag, 100) for tag in item["tags"])
     lines = [head]
