@@ -20,6 +20,7 @@ from pdfdesk.index.headings import heading_starts
 from pdfdesk.index.outline_placing import outline_starts
 from pdfdesk.index.page_lines import Line, page_lines
 from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.library_backend import sections_to_team
 from pdfdesk.index.page_text import OCR, SCANNED, PageText, PageTextStore, SectionText, Word, extract_page, stored_texts
 from pdfdesk.index.sections import SectionStart, split_sections
 from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
@@ -145,9 +146,10 @@ def _build_sections(target: Target, index: DocumentIndex, state: IndexState, tex
     records = [s.as_record() for s in sections]
     index.replace_sections(writer, records)
     # kept with the page text, and searchable in the library index when the library holds the document
-    SqliteLibrary().replace_sections(target.fingerprint, [
-        SectionText(number, r["start_page"], r["end_page"], r["level"], r["title"], r["path"], r["text"])
-        for number, r in enumerate(records)])
+    kept = [SectionText(number, r["start_page"], r["end_page"], r["level"], r["title"], r["path"], r["text"])
+            for number, r in enumerate(records)]
+    SqliteLibrary().replace_sections(target.fingerprint, kept)
+    sections_to_team(target.fingerprint, kept)
     state.sections_indexed, state.sections_source, state.section_count = True, source_kind, len(sections)
     index.write_state(state)
     return True

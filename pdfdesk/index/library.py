@@ -21,6 +21,7 @@ from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.index.builder import Target, page_texts
 from pdfdesk.index.catalogue import FAILED, INDEXED, INDEXING, QUEUED, Catalogue, LibraryEntry, expand_pdf_paths
 from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.library_backend import to_team
 from pdfdesk.index.owner import KEYWORD, IndexOwner, default_owner
 from pdfdesk.index.page_text import PageTextStore
 from pdfdesk.index.queue import IndexQueue
@@ -190,12 +191,14 @@ def sync_index(progress: SyncProgress | None = None, cancel: threading.Event | N
         pages_in_batch += len(pages)
         if pages_in_batch >= INDEX_BATCH_PAGES or done == len(missing):
             result.pages += backend.add_documents(batch)
+            to_team(batch)
             result.added += len(batch)
             batch, pages_in_batch = [], 0
             if progress is not None:
                 progress(done, len(missing))
     if batch and not (cancel is not None and cancel.is_set()):
         result.pages += backend.add_documents(batch)
+        to_team(batch)
         result.added += len(batch)
     if result.added >= 100:
         backend.optimize()
@@ -244,6 +247,7 @@ def _library_child(send: Callable[[object], None], entries: list[tuple[str, str]
         nonlocal batch, paths_in_batch, pages_in_batch
         if batch:
             backend.add_documents(batch)
+            to_team(batch)  # team mode: the team's documents among them go to the team library too
             with library.database.writing() as db:
                 db.executemany("UPDATE catalogue SET status = ?, error = NULL WHERE path = ?",
                                [(INDEXED, path) for path in paths_in_batch])

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 
 from pdfdesk.index.backend import BEST_PAGES, DocumentHit, LibraryBackend
 from pdfdesk.index.catalogue import INDEXED, Catalogue
-from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.library_backend import library_backend
 from pdfdesk.index.library_fts_query import PageTokens, page_columns
 from pdfdesk.index.library_search import parse
 from pdfdesk.index.page_text import stored_texts
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.relaxing import strict_query
+from pdfdesk.index.team_library import TeamLibrary
 
 MAX_DOCUMENTS = 1000  # documents one call may list (paging goes on past it)
 
@@ -102,6 +103,8 @@ def _matching(query: str, backend: LibraryBackend) -> tuple[list[DocumentHit], d
                 return _cache[key]
     found = backend.search_documents(strict_query(parse(query)))
     places = catalogued([hit.fingerprint for hit in found], backend)
+    if isinstance(backend, TeamLibrary):  # a teammate's document this computer has no copy of: its name
+        places = {**{f: (name, "") for f, name in backend.names([h.fingerprint for h in found]).items()}, **places}
     if key is not None:
         with _cache_lock:
             _cache[key] = (found, places)
@@ -120,10 +123,10 @@ def documents(query: str, offset: int = 0, limit: int = 100, within: Container[s
               backend: LibraryBackend | None = None, admit: Callable[[str], bool] | None = None) -> DocumentPage:
     """Documents `offset`..`offset + limit` of every library document holding the query that the
     catalogue lists as indexed, and `within` holds (when given), and whose path `admit` lets in."""
-    backend = backend or SqliteLibrary()
+    backend = backend or library_backend()
     found, places = _matching(query, backend)
     kept = [hit for hit in found if hit.fingerprint in places and (within is None or hit.fingerprint in within)
-            and (admit is None or admit(places[hit.fingerprint][1]))]
+            and (admit is None or not places[hit.fingerprint][1] or admit(places[hit.fingerprint][1]))]
     everything = ranked(kept, {fingerprint: name for fingerprint, (name, _path) in places.items()})
     offset = max(0, offset)
     limit = max(1, min(limit, MAX_DOCUMENTS))

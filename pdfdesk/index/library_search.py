@@ -24,7 +24,7 @@ from whoosh.query import Query
 from pdfdesk.index import embedding
 from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, LibraryBackend, SectionHit
 from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
-from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.library_backend import library_backend
 from pdfdesk.index.paragraphs import paragraph_shares, question_terms, term_weights
 from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
@@ -57,7 +57,7 @@ def rank(query: str, limit: int, within: Container[str] | None = None,
          by_evidence: bool = False) -> LibraryRanking:
     """The best `limit` pages of the library for `query` (see the module docstring); with
     `by_evidence` (mode auto) the pages holding some of the words are ordered by their evidence."""
-    backend = backend or SqliteLibrary()
+    backend = backend or library_backend()
     parsed = parse(query)
     ranking = LibraryRanking()
     strict = backend.search(strict_query(parsed), limit, within)
@@ -122,7 +122,7 @@ def rank_sections(query: str, limit: int, within: Container[str] | None = None,
     """The best sections of the library: those whose title holds every word first (a user typing a
     heading means that section), then those holding every word in title or text, ranked by BM25
     with titles weighted; sections holding some of the words follow when few hold them all."""
-    backend = backend or SqliteLibrary()
+    backend = backend or library_backend()
     parsed = word_parser(["title", "text"], _schema(SECTIONS)).parse(query)
     titled = word_parser(["title"], _schema(SECTIONS)).parse(query)
     found: list[SectionHit] = []

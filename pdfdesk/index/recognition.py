@@ -35,6 +35,7 @@ from pdfdesk.core.ocr import PageReader, Recognition
 from pdfdesk.core.ocr_languages import OcrUnavailable, parse_languages, tesseract_program, usable_languages
 from pdfdesk.index.builder import Target, rebuild_sections
 from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.library_backend import page_to_team
 from pdfdesk.index.store import DocumentIndex, IndexState
 from pdfdesk.index.database import Database, collection_database, register_schema
 from pdfdesk.index.page_text import OCR, SCANNED, PageText, PageTextStore, Word
@@ -273,6 +274,7 @@ def build_recognition(target: Target, progress: Progress | None = None, cancel: 
                     writer.cancel()
                     raise
             library.replace_page(target.fingerprint, number, record.text)
+            page_to_team(target.fingerprint, number, record.text)
             PageTextStore().write(target.fingerprint, pages_total, [record])
 
         recognise_pages(target, waiting, publish, configured_languages(), progress, cancel, workers,

@@ -20,7 +20,9 @@ from pdfdesk.index import embedding, library_search
 from pdfdesk.index.backend import SOME_WORDS
 from pdfdesk.index.builder import Target
 from pdfdesk.index.library import INDEXED, Library, LibraryEntry
-from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.library_backend import library_backend
+from pdfdesk.index.team_library import TeamLibrary
+from pdfdesk.index.team_library_files import team_hit
 from pdfdesk.index.matches import PAGE, Match
 from pdfdesk.index.recognition import awaiting_recognition
 from pdfdesk.index.owner import start_background_owner
@@ -172,21 +174,23 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     library = Library()
     check_roots = get_config().workspace_only
     searchable = _Searchable(library, check_roots, args.get("within"))
-    backend = SqliteLibrary(library.database)
+    backend = library_backend(library.database)
+    team = isinstance(backend, TeamLibrary)
+    scope = (None if searchable.within is None else set(searchable.within)) if team else searchable
     sections = args.get("granularity", "page") == "section"
     model_loads, why_not = embedding.model_status() if mode == "auto" and not sections else (False, "")
     meaning = mode == "auto" and not sections and model_loads
     ranking = library_search.LibraryRanking()
     found: list[tuple[str, Match]] = []  # (fingerprint, match)
     if sections:
-        for section in library_search.rank_sections(query, limit, searchable, backend):
+        for section in library_search.rank_sections(query, limit, scope, backend):
             match = Match.of_section(section.title, section.path, section.level, section.start_page,
                                      section.end_page, round(section.score, 4), "keyword")
             match.partial = section.match == SOME_WORDS
             found.append((section.fingerprint, match))
         ranking.strict_count = sum(1 for _, match in found if not match.partial)
     else:
-        ranking = library_search.rank(query, limit, searchable, backend, meaning_standouts if meaning else None,
+        ranking = library_search.rank(query, limit, scope, backend, meaning_standouts if meaning else None,
                                       by_evidence=mode == "auto")
         found.extend((hit.fingerprint, Match(PAGE, hit.page, round(hit.score, 4),
                                              "both" if (hit.fingerprint, hit.page) in ranking.meaning else "keyword",
@@ -194,8 +198,11 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
     targets: dict[str, Target | None] = {}
     skipped: list[SkippedDocument] = []
     chosen: list[tuple[Target, Match]] = []
+    bare: list[Match] = []  # team documents with no copy here or in the team database
     for fingerprint, match in found:
         entry = searchable.entry(fingerprint)
+        if entry is None and team:  # a teammate's document: the team's copy, or its name and text alone
+            entry = team_hit(fingerprint, match, query, bare)
         if entry is None:
             continue
         if fingerprint not in targets:
@@ -210,6 +217,8 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
             decorate_matches(target, [m for t, m in chosen if t is target], query,
                              args.get("excerpt_style", "paragraph"), args.get("context_chars", 200))
     indexed, held = library.searchable_count()
+    if team:
+        indexed = held = backend.state().documents
     outside = _outside_roots(library) if check_roots else 0
     if searchable.within is not None:
         held = len({e.fingerprint for e in library.indexed() if e.fingerprint in searchable.within})
@@ -235,7 +244,8 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
         details["documents_skipped"] = skipped
     if outside:
         details["documents_outside_roots"] = outside
-    return Found(cast(list[SearchMatch], [match.as_details() for _, match in chosen]), details, "the library")
+    return Found(cast(list[SearchMatch], [match.as_details() for match in [m for _, m in chosen] + bare]), details,
+                 "the library")
 
 
 def _reopened(entry: LibraryEntry, skipped: list[SkippedDocument]) -> Target | None:

@@ -22,7 +22,8 @@ from pdfdesk.index import library_documents
 from pdfdesk.index.backend import DocumentHit
 from pdfdesk.index.builder import Target, page_texts
 from pdfdesk.index.library import Library
-from pdfdesk.index.library_fts import SqliteLibrary
+from pdfdesk.index.library_backend import library_backend
+from pdfdesk.index.team_library import TeamLibrary
 from pdfdesk.index.owner import start_background_owner
 from pdfdesk.index.search import search_document
 from pdfdesk.tools.common import document_details
@@ -89,12 +90,14 @@ def _library(args: dict[str, Any], query: str, offset: int, limit: int,
     library = Library()
     check_roots = get_config().workspace_only
     scope = None if args.get("within") is None else set(args["within"])  # a chat scoped to some documents
-    backend = SqliteLibrary(library.database)
+    backend = library_backend(library.database)
     page = library_documents.documents(query, offset, limit, scope, backend, allowed if check_roots else None)
     found = []
     for rank, hit in enumerate(page.documents):
         name, path = page.places[hit.fingerprint]
-        text = library_documents.excerpt(hit.fingerprint, hit.best_pages[0], query, EXCERPT_CONTEXT) \
+        body = backend.body(hit.fingerprint, hit.best_pages[0]) if isinstance(backend, TeamLibrary) and \
+            rank < EXCERPTED else None
+        text = library_documents.excerpt(hit.fingerprint, hit.best_pages[0], query, EXCERPT_CONTEXT, body or None) \
             if rank < EXCERPTED else ""
         found.append(_entry_of(hit, name, path, text))
     indexed, held = library.searchable_count()
@@ -102,6 +105,8 @@ def _library(args: dict[str, Any], query: str, offset: int, limit: int,
     outside = sum(1 for e in everything if not allowed(e.path)) if check_roots else 0
     if scope is not None:
         held = len({e.fingerprint for e in everything if e.fingerprint in scope})
+    if isinstance(backend, TeamLibrary):  # the team's documents are searched, whatever this computer holds
+        indexed = held = backend.state().documents + outside
     details.update({"library": True, "documents_searched": held - outside, "documents_total": page.total})
     waiting = [e for e in library.pending() if not check_roots or allowed(e.path)]
     pending = indexed - held if scope is None else 0
