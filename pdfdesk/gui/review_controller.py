@@ -154,6 +154,11 @@ class ReviewController(QObject):
         if doc is self._current:
             self.itemsChanged.emit()
 
+    def reload_all(self) -> None:
+        """List every open document's notes again (another reviewer changed some)."""
+        for doc in [d for d in self._docs.values() if d.loaded]:
+            self.reload(doc)
+
     def reload(self, doc: DocumentNotes | None = None) -> None:
         """List the document's notes again (off the UI thread) and give them to its view."""
         doc = doc or self._current

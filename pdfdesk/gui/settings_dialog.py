@@ -1,4 +1,4 @@
-"""Settings: models, providers and API keys, limits, file policy, network, semantic search.
+"""Settings: models, providers and API keys, limits, file policy, network, semantic search, team.
 
 Every config key has a field built from the schema in `core.config` (settings_fields.py), so a
 new key needs no dialog code. Saving merges only the fields the user changed into the file's
@@ -20,10 +20,12 @@ from PySide6.QtWidgets import (
 
 from pdfdesk.core import ocr_languages as ocr
 from pdfdesk.core.config import SCHEMA, Config, ConfigError, config_path, set_config
+from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.gui import config_file, theme, workers
 from pdfdesk.gui.config_file import DELETE
 from pdfdesk.gui.model_download import ModelDownloadRow
 from pdfdesk.gui.settings_fields import UNCHANGED, SettingField
+from pdfdesk.gui.team_settings import TeamSettings
 from pdfdesk.models.providers import PROVIDERS, cloud_providers
 from pdfdesk.models.providers.compatible import OllamaProvider
 from pdfdesk.tools.details import ErrorDetails
@@ -33,7 +35,7 @@ DEFAULTS = Config()
 # Tabs of schema fields: title and the config sections shown on it ("Providers and keys" is built
 # by hand: providers are a table of named servers, and keys live in the keyring, not the file).
 TABS = (("Models", ("models",)), ("Limits", ("limits", "agent")), ("Files and network", ("files", "network")),
-        ("Search", ("search", "ocr")))
+        ("Search", ("search", "ocr")), ("Team", ("team",)))
 
 
 def _key_status(providers: list[str]) -> dict[str, str | None]:
@@ -85,7 +87,8 @@ class SettingsDialog(QDialog):
         if self._load_error:
             self.error.setText(f"config.toml could not be read ({self._load_error}); saving replaces it.")
         layout.addWidget(self.error)
-        note = QLabel(f"Saved to {config_path()}. API keys are kept in the system keyring, never in files.", self)
+        note = QLabel(f"Saved to {config_path()}. API keys and the team password are kept in the system keyring, "
+                      "never in files.", self)
         note.setWordWrap(True)
         note.setStyleSheet(f"color: {theme.colors()['muted']};")
         layout.addWidget(note)
@@ -140,6 +143,9 @@ class SettingsDialog(QDialog):
         row, _role = cast(tuple[int, QFormLayout.ItemRole], form.getWidgetPosition(embedding.widget))
         form.insertRow(row + 1, "", self.model_download)
         self._add_ocr_languages_note(form)
+        team = self.fields[("team", "database")].widget
+        self.team = TeamSettings(cast(QLineEdit, team), cast(QFormLayout, cast(QWidget, team.parentWidget()).layout()),
+                                 self)
 
     def _add_ocr_languages_note(self, form: QFormLayout) -> None:
         """Below the OCR languages: what Tesseract has here, what the default is, and what to
@@ -263,8 +269,12 @@ class SettingsDialog(QDialog):
         try:
             merged = config_file.merge(self._raw, self.changes())
             config_file.validate(merged)
+            store_team_password = self.team.password_saver()
         except ConfigError as exc:
             self._show_error(str(exc).replace("config.toml: ", ""))
+            return
+        except PdfDeskError as exc:
+            self._show_error(exc.message)
             return
         self.buttons.setEnabled(False)
         self.error.hide()
@@ -274,6 +284,7 @@ class SettingsDialog(QDialog):
             config = config_file.save(merged)
             try:
                 _store_keys(keys)
+                store_team_password()
             except Exception as exc:  # KeyStoreError: the config is saved, the key is not
                 return config, str(exc)
             return config, None
@@ -291,6 +302,7 @@ class SettingsDialog(QDialog):
             return
         for field in self.key_fields.values():
             field.clear()
+        self.team.saved()
         self.accept()
 
     def _save_failed(self, details: ErrorDetails) -> None:

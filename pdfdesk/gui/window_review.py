@@ -18,11 +18,14 @@ from pdfdesk.gui.document_tab import OPEN
 from pdfdesk.gui.new_action import new_action
 from pdfdesk.gui.notes_panel import NotesPanel
 from pdfdesk.gui.review_controller import MESSAGE_MS, ReviewController
+from pdfdesk.gui.team_live import TeamLive
 from pdfdesk.review.records import PALETTE
+from pdfdesk.team.settings import team_target
 
 if TYPE_CHECKING:
     from pdfdesk.gui.export_dialog import ExportDialog
     from pdfdesk.gui.main_window import MainWindow
+    from pdfdesk.gui.matters_dialog import MattersDialog
 
 WRITTEN_MS = 20_000
 
@@ -39,9 +42,11 @@ class ReviewActions:
         window.tabifyDockWidget(window.chat_dock, self.dock)
         window.search_dock.raise_()
         self.export_dialog: ExportDialog | None = None
+        self.matters_dialog: MattersDialog | None = None
         self._open_written: QPushButton | None = None
         self._watched: set[int] = set()  # views whose area tool the menu's check mark follows
         self._build_actions()
+        self.team = TeamLive(window, self.controller)  # live notes and the team status; idle when local
         window.tabs.currentChanged.connect(lambda _i: self.follow_current_tab())
         window.documentOpened.connect(lambda _ref: self.follow_current_tab())
         window.chat_pane.pinRequested.connect(self.controller.pin)
@@ -69,6 +74,7 @@ class ReviewActions:
         self.show_notes = a("&Notes panel", self.focus_notes, "Ctrl+Alt+N", "Show the current document's notes")
         self.export = a("&Export review…", self.open_export, "Ctrl+Shift+E",
                         "Save the notes as an annotated PDF, Markdown, HTML or JSON")
+        self.matters = a("Team &matters…", self.open_matters, "", "Matters, their documents and who may see them")
         stack = self.controller.undo_stack
         self.undo = stack.createUndoAction(self.window, "&Undo")
         self.redo = stack.createRedoAction(self.window, "&Redo")
@@ -85,7 +91,11 @@ class ReviewActions:
         self.menu.addActions([self.undo, self.redo])
         self.menu.addSeparator()
         self.menu.addActions([self.show_notes, self.export])
+        self.menu.addSeparator()
+        self.menu.addAction(self.matters)
         self.menu.aboutToShow.connect(self._sync_area)
+        self.menu.aboutToShow.connect(lambda: self.matters.setEnabled(team_target() is not None))
+        self.matters.setEnabled(team_target() is not None)
 
     # -- following the window ----------------------------------------------------------------
     def follow_current_tab(self) -> None:
@@ -156,6 +166,19 @@ class ReviewActions:
         dialog.exported.connect(self.show_written)
         dialog.open()
         self.export_dialog = dialog
+        return dialog
+
+    def open_matters(self) -> MattersDialog | None:
+        """The team's matters (team mode only): create, add documents, grant and revoke."""
+        from pdfdesk.gui.matters_dialog import MattersDialog
+
+        if team_target() is None:
+            self.window.statusBar().showMessage("Set up a team database first (Settings, Team).", MESSAGE_MS)
+            return None
+        dialog = MattersDialog(self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.matters_dialog = dialog
         return dialog
 
     def show_written(self, path: str) -> None:
