@@ -15,7 +15,7 @@ from pdfdesk.core import paths
 from pdfdesk.core.config import ConfigError, get_config, set_config
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
-COMMANDS = ("tool", "tools", "index", "mcp", "ask", "model", "review", "searchable-copy")
+COMMANDS = ("tool", "tools", "index", "mcp", "ask", "model", "review", "searchable-copy", "team")
 TOOL_FLAGS = ("--no-image-data", "--text")
 
 
@@ -69,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     from pdfdesk.cli_review import add_review_parser
 
     add_review_parser(sub)
+    from pdfdesk.cli_team import add_team_parser
+
+    add_team_parser(sub)
     return parser
 
 
@@ -222,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
         return serve_mcp(options.root, options.no_remote, options.verbose, options.allow_annotate)
     if options.command == "review":
         return _review(options)
+    if options.command == "team":
+        from pdfdesk.cli_team import team_command
+
+        return team_command(options)
     return start_app([])
 
 

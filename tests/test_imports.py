@@ -26,7 +26,7 @@ LAYERS: dict[str, int] = {
     "models": 1, "index": 1, "review": 1,
     "tools": 2,
     "agent": 3,
-    "gui": 4, "mcp_server": 4, "cli": 4, "cli_review": 4, "self_test": 4, "__main__": 4,
+    "gui": 4, "mcp_server": 4, "cli": 4, "cli_review": 4, "cli_team": 4, "self_test": 4, "__main__": 4,
 }
 
 
