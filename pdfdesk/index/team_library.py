@@ -34,7 +34,7 @@ from pdfdesk.index.library_fts_query import Untranslatable
 from pdfdesk.index.page_text import SectionText
 from pdfdesk.index.store import INDEX_VERSION
 from pdfdesk.index.team_library_query import Leaf, leaves, lexeme, page_terms, tsquery, words_of
-from pdfdesk.team.connection import connect, database_error, is_connection_failure
+from pdfdesk.team.connection import close_quietly, connect, database_error, is_connection_failure
 from pdfdesk.team.settings import TeamTarget
 
 K1, B = 1.2, 0.75
@@ -84,11 +84,7 @@ class TeamLibrary:
 
     def close(self) -> None:
         with self._lock:
-            if self._conn is not None:
-                try:
-                    self._conn.close()
-                except psycopg.Error:
-                    pass
+            close_quietly(self._conn)
             self._conn = None
 
     def forget_statistics(self) -> None:

@@ -32,7 +32,7 @@ from pdfdesk.review.records import KINDS, Annotation, NewAnnotation, now_iso
 from pdfdesk.review.store import AnnotationStore, _clean, _fold, _invalid
 from pdfdesk.review.team_wire import NoteRevision, Refused
 from pdfdesk.team import matters as team_matters
-from pdfdesk.team.connection import connect, database_error, is_connection_failure, where_of
+from pdfdesk.team.connection import close_quietly, connect, database_error, is_connection_failure, where_of
 from pdfdesk.team.settings import TeamTarget
 
 BATCH = 200          # changes sent in one server transaction
@@ -91,12 +91,8 @@ class TeamAnnotationStore(AnnotationStore):
         self.online, self.state, self.last_error = False, "offline", first
         if backoff:
             self._retry_at = time.monotonic() + RETRY_S
-        if self._conn is not None:
-            try:
-                self._conn.close()
-            except psycopg.Error:
-                pass
-            self._conn = None
+        close_quietly(self._conn)
+        self._conn = None
 
     def _server(self, explicit: bool) -> psycopg.Connection | None:
         """The open connection, a new one, or None while the server cannot be reached."""
@@ -417,12 +413,8 @@ class TeamAnnotationStore(AnnotationStore):
 
     def close(self) -> None:
         with self._server_lock:
-            if self._conn is not None:
-                try:
-                    self._conn.close()
-                except psycopg.Error:
-                    pass
-                self._conn = None
+            close_quietly(self._conn)
+            self._conn = None
             self.outbox.close()
 
 

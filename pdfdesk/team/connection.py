@@ -102,6 +102,16 @@ def connect(target: TeamTarget | None = None, *, autocommit: bool = False) -> ps
     return conn
 
 
+def close_quietly(conn: psycopg.Connection | None) -> None:
+    """Close a connection that may already be broken: closing is tidying up, never a new failure."""
+    if conn is None:
+        return
+    try:
+        conn.close()
+    except psycopg.Error:
+        pass
+
+
 def unavailable(exc: BaseException, where: Where | str, doing: str) -> PdfDeskError:
     """A failure to reach or log in to the server, in words a reviewer can act on."""
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -18,7 +18,7 @@ import psycopg
 from psycopg import sql
 
 from pdfdesk.core.errors import PdfDeskError
-from pdfdesk.team.connection import connect, is_connection_failure
+from pdfdesk.team.connection import close_quietly, connect, is_connection_failure
 from pdfdesk.team.schema_notes import NOTES_CHANNEL_PREFIX
 from pdfdesk.team.settings import TeamTarget
 
@@ -111,10 +111,7 @@ class NoteListener:
                 self._stopping.wait(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF_S)
             finally:
-                try:
-                    conn.close()
-                except psycopg.Error:
-                    pass
+                close_quietly(conn)
 
     def _listen(self, conn: psycopg.Connection) -> None:
         quiet_since = time.monotonic()
