@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +51,18 @@ _HASH_CHUNK = 1 << 20
 _HEAD = 4096  # enough to tell what a file looks like
 
 
+
+def content_fingerprint(content: bytes | Iterable[bytes]) -> str:
+    """A document's identity from its bytes alone: byte size + BLAKE2b (what notes, indices and the
+    team database key documents by, wherever the file lies)."""
+    digest = hashlib.blake2b(digest_size=16)
+    size = 0
+    for chunk in ([content] if isinstance(content, bytes) else content):
+        digest.update(chunk)
+        size += len(chunk)
+    return f"{size:x}-{digest.hexdigest()}"
+
+
 @dataclass
 class OpenedPdf:
     """An open, authenticated document with what we learned while opening it."""
@@ -73,12 +85,7 @@ class OpenedPdf:
     def fingerprint(self) -> str:
         """Content identity: byte size + BLAKE2b of the bytes (independent of path and mtime)."""
         if self._fingerprint is None:
-            digest = hashlib.blake2b(digest_size=16)
-            size = 0
-            for chunk in self._chunks():
-                digest.update(chunk)
-                size += len(chunk)
-            self._fingerprint = f"{size:x}-{digest.hexdigest()}"
+            self._fingerprint = content_fingerprint(self._chunks())
         return self._fingerprint
 
     def read_bytes(self) -> bytes:

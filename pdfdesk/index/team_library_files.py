@@ -12,8 +12,8 @@ from pathlib import Path
 
 import psycopg
 
-from pdfdesk.core.documents import open_pdf
-from pdfdesk.core.errors import FILE_NOT_FOUND, PdfDeskError
+from pdfdesk.core.documents import content_fingerprint, open_pdf
+from pdfdesk.core.errors import FILE_NOT_FOUND, PDF_ERROR, PdfDeskError
 from pdfdesk.core.paths import app_data_dir, ensure_dir
 from pdfdesk.index.builder import Target, page_texts
 from pdfdesk.index.catalogue import INDEXED, LibraryEntry
@@ -82,6 +82,10 @@ def fetch_team_file(fingerprint: str, target: TeamTarget | None = None) -> Path:
         if row is None:
             raise PdfDeskError(FILE_NOT_FOUND, "The team database holds no copy of this document.",
                                "Ask the teammate who added it to add it again with its file.")
+        if content_fingerprint(bytes(row[0])) != fingerprint:  # stored by a client, so checked before use
+            raise PdfDeskError(PDF_ERROR, "The team database's copy of this document is not the document it "
+                               "claims to be (its bytes do not match its fingerprint).",
+                               "Ask the teammate who added it to add the file again; it was not opened.")
         temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             with open(temp, "wb") as handle:
