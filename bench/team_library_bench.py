@@ -36,18 +36,32 @@ Figures on this 2-core machine (PostgreSQL 15, other jobs running beside it):
   index's scores (so relaxed and near hits mix with strict ones as they do there), one pass in C.
   Speed at 112,238 pages, bm25, statistics cold, 100 queries of 1-4 words (half of the 200 most
   common words, half of words on at most 3 pages): library_search.rank p50 775 ms / p95 5,180 ms;
-  grouped by document p50 272 ms / p95 644 ms: the p95 target is MISSED. Before the search
-  functions (row-level security kept `@@` off the GIN index) one common word took 400 ms to count
-  and 20 s to rank. What is slow now: a query with no page holding every word falls back to
-  near queries and to the relaxed OR of its words, and an OR of common words scores every page
-  holding any of them (for "the" alone 15,087 pages, 260 ms).
+  grouped by document p50 272 ms / p95 644 ms. Before the search functions (row-level security
+  kept `@@` off the GIN index) one common word took 400 ms to count and 20 s to rank.
 
-Usage: python bench/team_library_bench.py [--documents 1000] [--scale 100000] [--check]
+  Then (--documents 1000 --scale 100000 --rankings bm25 --queries 200: 99,997 pages; MRR@10 all /
+  tune / report 0.996 / 1.000 / 0.993, embedded 1.000 / 1.000 / 1.000): the relaxed OR scores the
+  pages of its rarer words first and a common word's pages only while they can still reach the
+  candidates; a page's tsvector (lz4) is decompressed once per scored page, not once per word;
+  page counts run without a sequential scan and, for a reviewer who sees the whole library,
+  without the visibility join. rank p50 637 / p95 1,732 ms, by document p50 228 / p95 529 ms
+  (the same 200 queries on the kept cluster with the final count_each: rank 613 / 1,791, by
+  document 226 / 553). The first 60 of them, old search functions against new on that cluster:
+  rank p50 793 -> 534 ms, p95 6,380 -> 1,746 ms; by document p50 366 -> 242, p95 797 -> 559 ms.
+  The p95 target is still MISSED. Where the time goes now: the slowest queries are Chinese and
+  Japanese strings, which analysis turns into one term per character bigram (20+ terms): the
+  library search asks one near query per term left out (20+ AND queries of ~35 ms each), and the
+  page counts of bigrams and digits on half the library's pages cost 50-150 ms each (the bitmap
+  heap scan visits every matching page; no index-only count).
+
+Usage: python bench/team_library_bench.py [--documents 1000] [--scale 100000] [--rankings bm25] [--check]
+       [--speed-only] [--keep cluster.json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -180,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rankings", default="bm25,bm25_exact,ts_rank,ts_rank_cd")
     parser.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "pdfdesk-team-library-bench")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--keep", type=Path, help="leave the cluster running and write its socket folder and "
+                        "database to this JSON file (probe it with EXPLAIN ANALYZE; stop it with pg_ctl)")
+    parser.add_argument("--speed-only", action="store_true", help="skip the ranking (MRR) runs")
     args = parser.parse_args(argv)
     from pdfdesk.index.library_fts import SqliteLibrary
     from pdfdesk.index.team_library import TeamLibrary
@@ -196,12 +213,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(queries)} known-item queries", flush=True)
     qs = [Q(q.text, str(Path(q.path).relative_to(folder)) if Path(q.path).is_absolute() else str(q.path),
             q.page, q.half) for q in queries]
-    embedded = SqliteLibrary()
-    embedded.add_documents(documents)
-    base = ranks_of(embedded, qs)
+    base: dict[str, list[int | None]] = {"all": [], "tune": [], "report": []}
+    if not args.speed_only:
+        embedded = SqliteLibrary()
+        embedded.add_documents(documents)
+        base = ranks_of(embedded, qs)
     misses: list[str] = []
-    print("MRR@10            all     tune    report")
-    print(f"{'embedded FTS5':14} {mrr(base['all']):6.3f}  {mrr(base['tune']):6.3f}  {mrr(base['report']):6.3f}")
+    if not args.speed_only:
+        print("MRR@10            all     tune    report")
+        print(f"{'embedded FTS5':14} {mrr(base['all']):6.3f}  {mrr(base['tune']):6.3f}  {mrr(base['report']):6.3f}")
     cluster = Cluster()
     try:
         name = team_database(cluster, rels)
@@ -211,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         writer.add_documents(documents)
         print(f"team library: {pages:,} pages added in {time.perf_counter() - started:.1f} s", flush=True)
         rankings = args.rankings.split(",")
-        for ranking in rankings:
+        for ranking in [] if args.speed_only else rankings:
             team = TeamLibrary(target, ranking)
             found = ranks_of(team, qs)
             gap = mrr(base["report"]) - mrr(found["report"])
@@ -247,8 +267,13 @@ def main(argv: list[str] | None = None) -> int:
                     misses.append(f"bm25 p95 {max(figures['rank_p95'], figures['documents_p95']):.0f} ms > 300")
                 team.close()
         writer.close()
+        if args.keep:
+            args.keep.write_text(json.dumps({"root": str(cluster.root), "socket": str(cluster.socket_dir),
+                                             "db": name, "docs": args.documents}))
+            print(f"cluster kept in {cluster.root} (database {name}); see {args.keep}")
     finally:
-        cluster.close()
+        if not args.keep:
+            cluster.close()
     print("\ntargets: " + ("all met" if not misses else "MISSED:\n  " + "\n  ".join(misses)))
     return 1 if misses and args.check else 0
 

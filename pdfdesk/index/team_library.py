@@ -12,6 +12,10 @@ pass over the GIN index's matches (pdfdesk.search_pages; a word's count on a pag
 ts_rank of that word alone). bench/team_library_bench.py has the figures that chose it over
 ts_rank, ts_rank_cd and BM25 with counts read from the tsvectors.
 
+A relaxed query (pages holding some of the words) does not score every page holding a common
+word: the pages of its rarer words are scored first, and the commonest words' pages only while
+they could still reach the candidates (`_partial_candidates`).
+
 Page text is keyed by fingerprint and shared: a document whose pages are in already is not indexed
 again, whoever indexed it.
 """
@@ -26,20 +30,21 @@ from typing import Any
 
 import psycopg
 
-from whoosh.query import Query
+from whoosh.query import AndNot, Query
 
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.index.backend import ALL_WORDS, BEST_PAGES, SOME_WORDS, BackendState, DocumentHit, Hit, SectionHit
 from pdfdesk.index.library_fts_query import Untranslatable
 from pdfdesk.index.page_text import SectionText
 from pdfdesk.index.store import INDEX_VERSION
-from pdfdesk.index.team_library_query import Leaf, leaves, lexeme, page_terms, tsquery, words_of
+from pdfdesk.index.team_library_query import Leaf, disjoint_leaves, leaves, lexeme, page_terms, tsquery, words_of
 from pdfdesk.team.connection import close_quietly, connect, database_error, is_connection_failure
 from pdfdesk.team.settings import TeamTarget
 
 K1, B = 1.2, 0.75
 PI2_6 = math.pi ** 2 / 6
 PARTIAL_CANDIDATES = 100
+PARTIAL_SCAN = 5000  # pages a relaxed query's rarer words may bring in before its commonest are left out
 SECTION_TITLE_WEIGHT = 2.0
 STATS_SECONDS = 30.0  # how long the library's size and a word's page count are reused
 RANKINGS = ("bm25", "bm25_exact", "ts_rank", "ts_rank_cd")
@@ -194,21 +199,31 @@ class TeamLibrary:
 
     def _idfs(self, parts: list[Leaf], table: str = "pages") -> list[float]:
         """FTS5's BM25 idf of each part over the visible pages, counted with the GIN index."""
+        return [self._idf(n) for n in self._counts([p.tsquery for p in parts], table)]
+
+    def _counts(self, queries: list[str], table: str = "pages") -> list[int]:
+        """The number of visible pages (or sections) matching each tsquery, reused for a while."""
         now = time.monotonic()
 
-        def key(part: Leaf) -> str:
-            return f"{table}\n{part.tsquery}"
+        def key(query: str) -> str:
+            return f"{table}\n{query}"
 
-        missing = [p for p in parts if key(p) not in self._df or now - self._df[key(p)][0] > STATS_SECONDS]
+        missing = list(dict.fromkeys(q for q in queries
+                                     if key(q) not in self._df or now - self._df[key(q)][0] > STATS_SECONDS))
         if missing:
             # one count per part: a word's alone is answered by the GIN index without reading a
             # single tsvector (a FILTER over the union of the parts would read every one)
-            counts = ", ".join("pdfdesk.count_pages(%s::tsquery)" if table == "pages" else
-                               f"(SELECT count(*) FROM pdfdesk.{table} WHERE terms @@ %s::tsquery)" for _ in missing)
-            rows = self._run("search the team library", f"SELECT {counts}", tuple(p.tsquery for p in missing))
-            for part, count in zip(missing, rows[0] if rows else [0] * len(missing), strict=False):
-                self._df[key(part)] = (now, int(count))
-        return [self._idf(self._df[key(part)][1]) for part in parts]
+            if table == "pages":
+                rows = self._run("search the team library", "SELECT pdfdesk.count_each(%s::tsquery[])", (missing,))
+                found = list(rows[0][0]) if rows and rows[0][0] is not None else [0] * len(missing)
+            else:
+                counts = ", ".join(f"(SELECT count(*) FROM pdfdesk.{table} WHERE terms @@ %s::tsquery)"
+                                   for _ in missing)
+                rows = self._run("search the team library", f"SELECT {counts}", tuple(missing))
+                found = list(rows[0]) if rows else [0] * len(missing)
+            for query, count in zip(missing, found, strict=False):
+                self._df[key(query)] = (now, int(count))
+        return [self._df[key(q)][1] for q in queries]
 
     def _idf(self, n: int) -> float:
         """FTS5's BM25 idf of a part on `n` of the library's pages."""
@@ -381,11 +396,18 @@ class TeamLibrary:
         each scored by that times the share of the words it holds."""
         try:
             expression, parts = tsquery(relaxed), leaves(relaxed)
-            words = [tsquery(word) for word in words_of(relaxed)]
+            each = words_of(relaxed)
+            words = [tsquery(word) for word in each]
+            held_parts = [disjoint_leaves(word) for word in each]
+            negative = tsquery(relaxed.b) if isinstance(relaxed, AndNot) else None
         except Untranslatable:
             return []
         asked = max(1, len(words))
-        candidates = self._ranked(expression, parts, max(PARTIAL_CANDIDATES, limit), None)
+        wanted = max(PARTIAL_CANDIDATES, limit)
+        if self.ranking in ("bm25", "bm25_exact") and len(words) > 1:
+            candidates = self._partial_candidates(words, held_parts, negative, parts, wanted)
+        else:
+            candidates = self._ranked(expression, parts, wanted, None)
         if not candidates:
             return []
         held_sql = " + ".join("(terms @@ %s::tsquery)::int" for _ in words) or "0"
@@ -399,6 +421,39 @@ class TeamLibrary:
         hits = [Hit(f, p, s, SOME_WORDS, round(held.get((f, p), 0) / asked, 3)) for s, f, p in scored
                 if within is None or f in within]
         return hits[:limit]
+
+    def _partial_candidates(self, words: list[str], held_parts: list[set[str]], negative: str | None,
+                            parts: list[Leaf], wanted: int) -> list[tuple[str, int, float]]:
+        """The best `wanted` pages by BM25 holding any of `words`, without scoring every page that
+        holds a common one: pages holding one of the rarest words are scored first (by every
+        part), and a page holding none of those scores at most the other parts' idf * (k1 + 1);
+        once the `wanted`-th score reaches that, no other page can enter. When the bound is not
+        reached before PARTIAL_SCAN pages are in play, the pages of the rarer words are kept
+        (a page holding only the commonest words comes after them)."""
+        scored = parts[:SCORED_PARTS]
+        idfs = self._idfs(scored)
+        counts = self._counts(words)
+        order = sorted(range(len(words)), key=lambda i: (counts[i], i))
+        taken: list[int] = []
+        found: list[tuple[str, int, float]] = []
+        for position, index in enumerate(order):
+            taken.append(index)
+            rest = order[position + 1:]
+            if rest and sum(counts[i] for i in taken) < wanted:
+                continue  # too few pages yet to fill the candidates
+            expression = " | ".join(f"({words[i]})" for i in taken)
+            if negative is not None:
+                expression = f"({expression}) & !({negative})"
+            found = self._ranked(expression, parts, wanted, None)
+            if not rest:
+                break
+            covered = set().union(*(held_parts[i] for i in taken))
+            bound = sum(idf * (K1 + 1) for part, idf in zip(scored, idfs, strict=False) if part.tsquery not in covered)
+            if len(found) >= wanted and found[wanted - 1][2] >= bound:
+                break
+            if len(found) >= wanted and sum(counts[i] for i in taken) + counts[rest[0]] > PARTIAL_SCAN:
+                break
+        return found
 
     def search_sections(self, query: Query, limit: int, within: Container[str] | None = None,
                         title_only: bool = False) -> list[SectionHit]:

@@ -141,3 +141,13 @@ def words_of(relaxed: Query) -> list[Query]:
     if isinstance(relaxed, AndNot):
         relaxed = relaxed.a
     return list(relaxed.subqueries) if isinstance(relaxed, WordsOr) else [relaxed]
+
+
+def disjoint_leaves(word: Query) -> set[str]:
+    """The parts a page can hold only by holding `word` (its forms when it is nothing but an OR of
+    them; none otherwise, which only makes the relaxed search's bound looser)."""
+    found = leaves(word)
+    text = tsquery(word)
+    if text == " | ".join(f"({leaf.tsquery})" for leaf in found) or (len(found) == 1 and text == found[0].tsquery):
+        return {leaf.tsquery for leaf in found}
+    return set()

@@ -13,9 +13,10 @@ import pytest
 from pdfdesk.core.errors import TEAM_UNAVAILABLE, PdfDeskError
 from pdfdesk.index.library_backend import close_team_libraries
 from pdfdesk.index.library_search import parse, rank
-from pdfdesk.index.relaxing import strict_query
+from pdfdesk.index.relaxing import relaxed_query, strict_query
 from pdfdesk.index.team_library import TeamLibrary
 from pdfdesk.index.team_library_files import fetch_team_file, index_team_documents
+from pdfdesk.index.team_library_query import disjoint_leaves, leaves, tsquery, words_of
 from pdfdesk.team import matters
 from pdfdesk.team.settings import TeamTarget
 from pdfdesk.tools import call_tool
@@ -190,3 +191,49 @@ def test_an_unreachable_server_is_a_coded_error(team_db: Any, tmp_path: Path) ->
     team_db.monkeypatch.setenv("PDFDESK_TEAM_DATABASE", f"host={tmp_path} dbname=none user=alice")
     result = call_tool("pdf_search", {"library": True, "query": "arbitration", "mode": "keyword"})
     assert result.is_error and result.details["error"] == TEAM_UNAVAILABLE
+
+
+def test_page_counts_are_of_visible_pages_whoever_sees_the_whole_library(team_db: Any) -> None:
+    _indexed(team_db)
+    with psycopg.connect(team_db.conninfo("alice")) as conn:  # Alpha and Beta: every document
+        assert conn.execute("SELECT pdfdesk.count_each(ARRAY['arbitr', 'the', 'zzz']::tsquery[])").fetchone() \
+            == ([2, 4, 0],)
+    with psycopg.connect(team_db.conninfo("bob")) as conn:  # Beta only: contract-a's pages are not counted
+        assert conn.execute("SELECT pdfdesk.count_each(ARRAY['arbitr', 'the']::tsquery[])").fetchone() == ([1, 2],)
+    with psycopg.connect(team_db.conninfo("bob")) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("SELECT pdfdesk.sees_whole_library()")
+
+
+def test_the_relaxed_search_scores_rare_words_first_and_finds_the_same_best_pages(team_db: Any) -> None:
+    with psycopg.connect(team_db.conninfo("postgres")) as admin:
+        matters.create_matter(admin, "Big")
+        for d in range(50):
+            matters.add_document(admin, "Big", f"doc-{d}", f"doc-{d}.pdf", 6)
+        matters.grant(admin, "Big", "alice", write=True)
+    alice = _library(team_db, "alice")
+    documents = []
+    for d in range(50):
+        pages = []
+        for n in range(1, 7):
+            words = ["filler"] * (n + d % 5)
+            if (d, n) in ((3, 2), (17, 5)):
+                words += ["escrow"]
+            if (d * 6 + n) % 3 == 0:  # 100 of the 300 pages: as many as the candidates
+                words += ["notary"]
+            elif (d * 6 + n) % 3 == 1:  # as many pages, some holding it often
+                words += ["lease"] * (1 + d % 4)
+            pages.append((n, " ".join(words)))
+        documents.append((f"doc-{d}", pages))
+    alice.add_documents(documents)
+    relaxed = relaxed_query(parse("escrow notary lease zebra"), lambda _field, term: alice.holds(term))
+    assert relaxed is not None
+    # pages holding the rarer words (escrow, notary) are scored first; a page holding "lease" many
+    # times outranks a page holding "notary" once, so the pages of "lease" must be scored too
+    each = words_of(relaxed)
+    pruned = alice._partial_candidates([tsquery(w) for w in each], [disjoint_leaves(w) for w in each], None,
+                                       leaves(relaxed), 100)
+    assert pruned == alice._ranked(tsquery(relaxed), leaves(relaxed), 100, None)
+    lease_only = {(f"doc-{d}", n) for d in range(50) for n in range(1, 7) if (d * 6 + n) % 3 == 1}
+    assert any((f, p) in lease_only for f, p, _ in pruned)
+    hits = alice.search_partial(relaxed, 10)
+    assert {("doc-3", 2), ("doc-17", 5)} <= {(h.fingerprint, h.page) for h in hits}
