@@ -93,6 +93,11 @@ class LibraryBackend(Protocol):
         """Every document with a page matching `query` (complete, in no particular order)."""
         ...
 
+    def search_near(self, near: list[Query], limit: int, within: Container[str] | None = None) -> list[Hit]:
+        """The best `limit` pages matching any of `near` (a query once per word left out), each
+        scored as by the query it matches; pages matching every one of them may come too."""
+        ...
+
     def search_partial(self, relaxed: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """Pages holding some of a relaxed query's words, by their score times the share held."""
         ...

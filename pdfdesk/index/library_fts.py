@@ -260,6 +260,16 @@ class SqliteLibrary:
         return [DocumentHit(fingerprint, best, pages, tuple(numbers))
                 for fingerprint, (best, pages, numbers) in found.items()]
 
+    def search_near(self, near: list[Query], limit: int, within: Container[str] | None = None) -> list[Hit]:
+        """Each query in turn (FTS5 answers one quickly), the best score of a page kept."""
+        best: dict[tuple[str, int], Hit] = {}
+        for query in near:
+            for hit in self.search(query, limit, within):
+                key = (hit.fingerprint, hit.page)
+                if key not in best or hit.score > best[key].score:
+                    best[key] = hit
+        return sorted(best.values(), key=lambda hit: -hit.score)[:limit]
+
     def search_partial(self, relaxed: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """Pages holding some of a relaxed query's words: the best PARTIAL_CANDIDATES by BM25 of
         any word, each scored by its BM25 times the share of the words it holds (as a document's

@@ -67,12 +67,11 @@ def rank(query: str, limit: int, within: Container[str] | None = None,
         return ranking
     seen = {(hit.fingerprint, hit.page) for hit in ranking.hits}
     near: list[Hit] = []
-    for query_left_out in near_queries(parsed):
-        for hit in backend.search(query_left_out, limit, within):
-            if (hit.fingerprint, hit.page) not in seen:
-                seen.add((hit.fingerprint, hit.page))
-                near.append(Hit(hit.fingerprint, hit.page, hit.score, SOME_WORDS, 0.0))
-    near.sort(key=lambda hit: -hit.score)
+    left_out = near_queries(parsed)
+    for hit in backend.search_near(left_out, limit + len(seen), within) if left_out else []:
+        if (hit.fingerprint, hit.page) not in seen:
+            seen.add((hit.fingerprint, hit.page))
+            near.append(Hit(hit.fingerprint, hit.page, hit.score, SOME_WORDS, 0.0))
     ranking.hits += near
     if len(ranking.hits) < limit:
         partial = [hit for hit in _partial(parsed, backend, limit * PARTIAL_POOL if by_evidence else limit * 2, within)

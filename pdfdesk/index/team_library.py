@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from collections.abc import Container, Iterable, Sequence
 from typing import Any
 
 import psycopg
 
-from whoosh.query import AndNot, Query
+from whoosh.query import And, AndNot, Not, Query
 
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.index.backend import ALL_WORDS, BEST_PAGES, SOME_WORDS, BackendState, DocumentHit, Hit, SectionHit
@@ -38,6 +37,7 @@ from pdfdesk.index.library_fts_query import Untranslatable
 from pdfdesk.index.page_text import SectionText
 from pdfdesk.index.store import INDEX_VERSION
 from pdfdesk.index.team_library_query import Leaf, disjoint_leaves, leaves, lexeme, page_terms, tsquery, words_of
+from pdfdesk.index.team_library_statistics import Statistics
 from pdfdesk.team.connection import close_quietly, connect, database_error, is_connection_failure
 from pdfdesk.team.settings import TeamTarget
 
@@ -46,9 +46,9 @@ PI2_6 = math.pi ** 2 / 6
 PARTIAL_CANDIDATES = 100
 PARTIAL_SCAN = 5000  # pages a relaxed query's rarer words may bring in before its commonest are left out
 SECTION_TITLE_WEIGHT = 2.0
-STATS_SECONDS = 30.0  # how long the library's size and a word's page count are reused
 RANKINGS = ("bm25", "bm25_exact", "ts_rank", "ts_rank_cd")
 EXACT_POOL = 200  # pages bm25_exact rescores with counts read from their tsvectors
+NEAR_CANDIDATES = 2000  # pages of a near search's two rarest words checked one by one, at most
 SCORED_PARTS = 8  # the words, phrases and prefixes of a query a page is scored by (the schema's slots)
 
 
@@ -61,8 +61,7 @@ class TeamLibrary:
         self.target, self.ranking = target, ranking
         self._conn: psycopg.Connection | None = None
         self._lock = threading.RLock()
-        self._stats: tuple[float, int, float] | None = None  # (when, pages, average length)
-        self._df: dict[str, tuple[float, int]] = {}
+        self.stats = Statistics(self._run)
         self.pages_written = 0  # pages this instance inserted (what "not indexed again" is told by)
 
     # -- the connection --------------------------------------------------------------------------
@@ -93,7 +92,7 @@ class TeamLibrary:
             self._conn = None
 
     def forget_statistics(self) -> None:
-        self._stats, self._df = None, {}
+        self.stats.forget()
 
     # -- writing ---------------------------------------------------------------------------------
     def add_documents(self, documents: Iterable[tuple[str, Sequence[tuple[int, str]]]],
@@ -187,54 +186,16 @@ class TeamLibrary:
             self.forget_statistics()
 
     # -- statistics ------------------------------------------------------------------------------
-    def _library_size(self) -> tuple[int, float]:
-        """(visible pages, their average length in words)."""
-        now = time.monotonic()
-        if self._stats is None or now - self._stats[0] > STATS_SECONDS:
-            rows = self._run("read the team library", "SELECT COALESCE(SUM(pages), 0), COALESCE(SUM(words), 0) "
-                             "FROM pdfdesk.library_documents")
-            pages, words = (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
-            self._stats = (now, pages, words / pages if pages else 1.0)
-        return self._stats[1], max(self._stats[2], 1.0)
-
     def _idfs(self, parts: list[Leaf], table: str = "pages") -> list[float]:
-        """FTS5's BM25 idf of each part over the visible pages, counted with the GIN index."""
-        return [self._idf(n) for n in self._counts([p.tsquery for p in parts], table)]
-
-    def _counts(self, queries: list[str], table: str = "pages") -> list[int]:
-        """The number of visible pages (or sections) matching each tsquery, reused for a while."""
-        now = time.monotonic()
-
-        def key(query: str) -> str:
-            return f"{table}\n{query}"
-
-        missing = list(dict.fromkeys(q for q in queries
-                                     if key(q) not in self._df or now - self._df[key(q)][0] > STATS_SECONDS))
-        if missing:
-            # one count per part: a word's alone is answered by the GIN index without reading a
-            # single tsvector (a FILTER over the union of the parts would read every one)
-            if table == "pages":
-                rows = self._run("search the team library", "SELECT pdfdesk.count_each(%s::tsquery[])", (missing,))
-                found = list(rows[0][0]) if rows and rows[0][0] is not None else [0] * len(missing)
-            else:
-                counts = ", ".join(f"(SELECT count(*) FROM pdfdesk.{table} WHERE terms @@ %s::tsquery)"
-                                   for _ in missing)
-                rows = self._run("search the team library", f"SELECT {counts}", tuple(missing))
-                found = list(rows[0]) if rows else [0] * len(missing)
-            for query, count in zip(missing, found, strict=False):
-                self._df[key(query)] = (now, int(count))
-        return [self._df[key(q)][1] for q in queries]
-
-    def _idf(self, n: int) -> float:
-        """FTS5's BM25 idf of a part on `n` of the library's pages."""
-        total, _ = self._library_size()
-        idf = math.log((total - n + 0.5) / (n + 0.5)) if total else 0.0
-        return idf if idf > 0 else 1e-6
+        """FTS5's BM25 idf of each part over the visible pages (or sections)."""
+        if table == "pages":
+            return self.stats.idfs(parts)
+        return [self.stats.idf(n) for n in self.stats.section_counts([p.tsquery for p in parts])]
 
     def _score(self, parts: list[Leaf], idfs: list[float], column: str = "terms",
                weight: float = 1.0) -> tuple[str, list[Any]]:
         """The SQL of a page's score under this library's ranking, and its parameters."""
-        _, average = self._library_size()
+        _, average = self.stats.size()
         if not parts:
             return "0.0", []
         if self.ranking in ("ts_rank", "ts_rank_cd"):
@@ -292,6 +253,53 @@ class TeamLibrary:
             return []
         return [Hit(f, p, s, ALL_WORDS) for f, p, s in self._ranked(expression, parts, limit, within)]
 
+    def search_near(self, near: list[Query], limit: int, within: Container[str] | None = None) -> list[Hit]:
+        """One search for the pages matching any of `near`, scored by every word: a page lacking
+        the word its query leaves out scores as that query scores it. (One query per word was a
+        search each; a Chinese or Japanese sentence is twenty words, one per character pair.)"""
+        try:
+            expressions = [tsquery(query) for query in near]
+            parts = list({leaf.tsquery: leaf for query in near for leaf in leaves(query)}.values())
+        except Untranslatable:
+            return []
+        if not expressions:
+            return []
+        content = {tsquery(sub): sub for query in near if isinstance(query, And)
+                   for sub in query.subqueries if not isinstance(sub, Not)}
+        negative = {tsquery(sub.query) for query in near if isinstance(query, And)
+                    for sub in query.subqueries if isinstance(sub, Not)}
+        words = list(content)
+        counts = self.stats.word_counts([leaves(content[w]) for w in words])
+        rarest = sorted(range(len(words)), key=lambda i: counts[i])[:2]
+        if len(words) == len(near) and len(rarest) == 2 and sum(counts[i] for i in rarest) <= NEAR_CANDIDATES:
+            # a page holding every word but one holds one of the two rarest: when those are on few
+            # pages, these are scored, then kept when they hold every word but one (a tsquery OR of
+            # twenty ANDs of nineteen words costs the index far more than that)
+            candidates = " | ".join(f"({words[i]})" for i in rarest)
+            if negative:
+                candidates = f"({candidates}) & " + " & ".join(f"!({n})" for n in sorted(negative))
+            found = self._ranked(candidates, parts, NEAR_CANDIDATES, within)
+            held = self._words_held(words, [(f, p) for f, p, _ in found])
+            kept = [(f, p, s) for f, p, s in found if held.get((f, p), 0) >= len(words) - 1]
+            return [Hit(f, p, s, ALL_WORDS) for f, p, s in kept[:limit]]
+        expression = " | ".join(f"({e})" for e in expressions)
+        return [Hit(f, p, s, ALL_WORDS) for f, p, s in self._ranked(expression, parts, limit, within)]
+
+    def _words_held(self, words: list[str], pages: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
+        """How many of `words` (tsqueries) each page holds. Each page is looked up by its key (a
+        join let the planner read every page of the library) and its tsvector decompressed once
+        for all the words (the OFFSET keeps the subquery from being inlined into one per word)."""
+        if not pages:
+            return {}
+        held_sql = " + ".join("(m.t @@ %s::tsquery)::int" for _ in words) or "0"
+        rows = self._run("search the team library", f"""
+            SELECT k.fingerprint, k.page, {held_sql}
+            FROM unnest(%s::text[], %s::int[]) AS k(fingerprint, page),
+                 LATERAL (SELECT p.terms || ''::tsvector AS t FROM pdfdesk.pages p
+                          WHERE p.fingerprint = k.fingerprint AND p.page = k.page OFFSET 0) m""",
+                         (*words, [f for f, _ in pages], [p for _, p in pages]))
+        return {(str(f), int(p)): int(n) for f, p, n in rows}
+
     def _ranked(self, expression: str, parts: list[Leaf], limit: int,
                 within: Container[str] | None) -> list[tuple[str, int, float]]:
         listed = _listed(within)
@@ -314,30 +322,21 @@ class TeamLibrary:
         schema's pdfdesk.search_pages: it runs where the GIN index can answer)."""
         bm25 = self.ranking in ("bm25", "bm25_exact")
         parts = parts[:SCORED_PARTS] if bm25 else []
-        # one part: its page count is the count of pages matching, which the search returns
-        single = len(parts) == 1 and parts[0].tsquery == expression
-        idfs = [1.0] if single else self._idfs(parts) if bm25 else []
-        _, average = self._library_size()
+        idfs = self._idfs(parts) if bm25 else []
+        _, average = self.stats.size()
         rows = self._run("search the team library",
-                         "SELECT fingerprint, page, score, total FROM pdfdesk.search_pages("
+                         "SELECT fingerprint, page, score FROM pdfdesk.search_pages("
                          "%s::tsquery, %s::tsquery[], %s, %s, %s, %s, %s)",
                          (expression, [p.tsquery for p in parts], idfs, average,
                           "bm25" if bm25 else self.ranking, None if listed is None else list(listed), limit))
-        if single and rows and listed is None:
-            idf = self._idf(int(rows[0][3]))
-            self._df[f"pages\n{expression}"] = (time.monotonic(), int(rows[0][3]))
-            return [(f, p, s * idf) for f, p, s, _ in rows]
-        if single and rows:
-            idf = self._idfs(parts)[0]
-            return [(f, p, s * idf) for f, p, s, _ in rows]
-        return [(f, p, s) for f, p, s, _ in rows]
+        return rows
 
     def _exact(self, found: list[tuple[str, int, float]], parts: list[Leaf],
                idfs: list[float]) -> list[tuple[str, int, float]]:
         """BM25 with each term's count on the page read from the page's tsvector."""
         if not found:
             return found
-        _, average = self._library_size()
+        _, average = self.stats.size()
         words = sorted({t for p in parts if not p.prefix for t in p.terms})
         prefixes = [t + "%" for p in parts if p.prefix for t in p.terms]
         rows = self._run("search the team library", """
@@ -375,7 +374,7 @@ class TeamLibrary:
         bm25 = self.ranking in ("bm25", "bm25_exact")
         parts = parts[:SCORED_PARTS] if bm25 else []
         idfs = self._idfs(parts)
-        _, average = self._library_size()
+        _, average = self.stats.size()
         rows = self._run("search the team library", """
             SELECT fingerprint, page, score, pages FROM (
                 SELECT fingerprint, page, score,
@@ -398,41 +397,37 @@ class TeamLibrary:
             expression, parts = tsquery(relaxed), leaves(relaxed)
             each = words_of(relaxed)
             words = [tsquery(word) for word in each]
-            held_parts = [disjoint_leaves(word) for word in each]
             negative = tsquery(relaxed.b) if isinstance(relaxed, AndNot) else None
         except Untranslatable:
             return []
         asked = max(1, len(words))
         wanted = max(PARTIAL_CANDIDATES, limit)
         if self.ranking in ("bm25", "bm25_exact") and len(words) > 1:
-            candidates = self._partial_candidates(words, held_parts, negative, parts, wanted)
+            candidates = self._partial_candidates(each, negative, parts, wanted)
         else:
             candidates = self._ranked(expression, parts, wanted, None)
         if not candidates:
             return []
-        held_sql = " + ".join("(terms @@ %s::tsquery)::int" for _ in words) or "0"
-        rows = self._run("search the team library", f"""
-            SELECT fingerprint, page, {held_sql} FROM pdfdesk.pages
-            WHERE (fingerprint, page) IN (SELECT * FROM unnest(%s::text[], %s::int[]))""",
-                         (*words, [f for f, _, _ in candidates], [p for _, p, _ in candidates]))
-        held = {(str(f), int(p)): int(n) for f, p, n in rows}
+        held = self._words_held(words, [(f, p) for f, p, _ in candidates])
         scored = sorted(((s * min(1.0, held.get((f, p), 0) / asked), f, p) for f, p, s in candidates),
                         key=lambda item: (-item[0], item[1], item[2]))
         hits = [Hit(f, p, s, SOME_WORDS, round(held.get((f, p), 0) / asked, 3)) for s, f, p in scored
                 if within is None or f in within]
         return hits[:limit]
 
-    def _partial_candidates(self, words: list[str], held_parts: list[set[str]], negative: str | None,
-                            parts: list[Leaf], wanted: int) -> list[tuple[str, int, float]]:
-        """The best `wanted` pages by BM25 holding any of `words`, without scoring every page that
+    def _partial_candidates(self, each: list[Query], negative: str | None, parts: list[Leaf],
+                            wanted: int) -> list[tuple[str, int, float]]:
+        """The best `wanted` pages by BM25 holding any of the words `each`, without scoring every page that
         holds a common one: pages holding one of the rarest words are scored first (by every
         part), and a page holding none of those scores at most the other parts' idf * (k1 + 1);
         once the `wanted`-th score reaches that, no other page can enter. When the bound is not
         reached before PARTIAL_SCAN pages are in play, the pages of the rarer words are kept
         (a page holding only the commonest words comes after them)."""
+        words = [tsquery(word) for word in each]
+        held_parts = [disjoint_leaves(word) for word in each]
         scored = parts[:SCORED_PARTS]
         idfs = self._idfs(scored)
-        counts = self._counts(words)
+        counts = self.stats.word_counts([leaves(word) for word in each])
         order = sorted(range(len(words)), key=lambda i: (counts[i], i))
         taken: list[int] = []
         found: list[tuple[str, int, float]] = []

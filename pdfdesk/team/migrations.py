@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import psycopg
 
 from pdfdesk.core.errors import INTERNAL_ERROR, PdfDeskError
-from pdfdesk.team import schema_library, schema_matters, schema_notes
+from pdfdesk.team import schema_library, schema_matters, schema_notes, schema_statistics
 from pdfdesk.team.connection import database_error
 
 _LOCK_KEY = 0x70646664657364  # "pdfdesk" as a number: the advisory lock every migrating client takes
@@ -29,6 +29,8 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "matters, access, documents, notes with history, shared page text",
               schema_matters.SQL + schema_notes.SQL + schema_library.SQL),
+    Migration(2, "each term's page count per matter, kept by triggers",
+              schema_statistics.SQL + schema_statistics.SEARCH_SQL),
 )
 LATEST = MIGRATIONS[-1].version
 
