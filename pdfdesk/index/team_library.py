@@ -22,9 +22,11 @@ again, whoever indexed it.
 
 from __future__ import annotations
 
+import heapq
 import math
 import threading
 from collections.abc import Container, Iterable, Sequence
+from itertools import combinations
 from typing import Any
 
 import psycopg
@@ -48,7 +50,7 @@ PARTIAL_SCAN = 5000  # pages a relaxed query's rarer words may bring in before i
 SECTION_TITLE_WEIGHT = 2.0
 RANKINGS = ("bm25", "bm25_exact", "ts_rank", "ts_rank_cd")
 EXACT_POOL = 200  # pages bm25_exact rescores with counts read from their tsvectors
-NEAR_CANDIDATES = 2000  # pages of a near search's two rarest words checked one by one, at most
+NEAR_CANDIDATES = 2000  # pages of a near search's rarest word checked one by one, at most
 SCORED_PARTS = 8  # the words, phrases and prefixes of a query a page is scored by (the schema's slots)
 
 
@@ -270,18 +272,36 @@ class TeamLibrary:
                     for sub in query.subqueries if isinstance(sub, Not)}
         words = list(content)
         counts = self.stats.word_counts([leaves(content[w]) for w in words])
-        rarest = sorted(range(len(words)), key=lambda i: counts[i])[:2]
-        if len(words) == len(near) and len(rarest) == 2 and sum(counts[i] for i in rarest) <= NEAR_CANDIDATES:
-            # a page holding every word but one holds one of the two rarest: when those are on few
-            # pages, these are scored, then kept when they hold every word but one (a tsquery OR of
-            # twenty ANDs of nineteen words costs the index far more than that)
-            candidates = " | ".join(f"({words[i]})" for i in rarest)
+        rarest = min(range(len(words)), key=lambda i: counts[i]) if words else 0
+        without = next((e for q, e in zip(near, expressions, strict=True) if isinstance(q, And)
+                        and words and words[rarest] not in {tsquery(sub) for sub in q.subqueries}), None)
+        if len(words) == len(near) >= 3 and counts[rarest] <= NEAR_CANDIDATES and without is not None:
+            # A page holding every word but one either holds the rarest word, and is among its
+            # few pages (each checked for the others), or holds every other word, and the query
+            # leaving the rarest out finds it through the index. Far cheaper than a tsquery OR
+            # of twenty ANDs of nineteen words.
+            # and of the next rarest words, such a page lacks one at most
+            others = sorted((i for i in range(len(words)) if i != rarest), key=lambda i: counts[i])[:3]
+            with_rarest = f"({words[rarest]}) & (" + " | ".join(
+                "(" + " & ".join(f"({words[i]})" for i in combo) + ")"
+                for combo in combinations(others, len(others) - 1)) + ")"
             if negative:
-                candidates = f"({candidates}) & " + " & ".join(f"!({n})" for n in sorted(negative))
-            found = self._ranked(candidates, parts, NEAR_CANDIDATES, within)
-            held = self._words_held(words, [(f, p) for f, p, _ in found])
-            kept = [(f, p, s) for f, p, s in found if held.get((f, p), 0) >= len(words) - 1]
-            return [Hit(f, p, s, ALL_WORDS) for f, p, s in kept[:limit]]
+                with_rarest += " & " + " & ".join(f"!({n})" for n in sorted(negative))
+            best = {(f, p): s for f, p, s in self._ranked(without, parts, limit, within)}
+            found = self._ranked(with_rarest, parts, NEAR_CANDIDATES, within)
+            kept = 0
+            step = max(4 * limit, 40)  # checked best first, a few at a time, until enough are kept
+            for start in range(0, len(found), step):
+                chunk = found[start:start + step]
+                held = self._words_held(words, [(f, p) for f, p, _ in chunk])
+                for f, p, score in chunk:
+                    if held.get((f, p), 0) >= len(words) - 1:
+                        best[(f, p)] = score
+                        kept += 1
+                if kept >= limit:
+                    break
+            ordered = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+            return [Hit(f, p, s, ALL_WORDS) for (f, p), s in ordered[:limit]]
         expression = " | ".join(f"({e})" for e in expressions)
         return [Hit(f, p, s, ALL_WORDS) for f, p, s in self._ranked(expression, parts, limit, within)]
 
@@ -365,8 +385,9 @@ class TeamLibrary:
         return sorted(scored, key=lambda row: (-row[2], row[0], row[1]))
 
     def search_documents(self, query: Query) -> list[DocumentHit]:
-        """Every document with a matching page, grouped in SQL: only each document's best pages
-        come back."""
+        """Every document with a matching page and its best pages. The pages come back unsorted
+        and are grouped here: sorting 40,000 of them by document in the database and numbering
+        them cost more than the search did."""
         try:
             expression, parts = tsquery(query), leaves(query)
         except Untranslatable:
@@ -375,20 +396,18 @@ class TeamLibrary:
         parts = parts[:SCORED_PARTS] if bm25 else []
         idfs = self._idfs(parts)
         _, average = self.stats.size()
-        rows = self._run("search the team library", """
-            SELECT fingerprint, page, score, pages FROM (
-                SELECT fingerprint, page, score,
-                       row_number() OVER (PARTITION BY fingerprint ORDER BY score DESC, page) AS n,
-                       count(*) OVER (PARTITION BY fingerprint) AS pages
-                FROM pdfdesk.search_pages(%s::tsquery, %s::tsquery[], %s, %s, %s, NULL, NULL)) y
-            WHERE n <= %s ORDER BY fingerprint, n""",
+        rows = self._run("search the team library", "SELECT fingerprint, page, score FROM pdfdesk.search_pages("
+                         "%s::tsquery, %s::tsquery[], %s, %s, %s, NULL, NULL)",
                          (expression, [p.tsquery for p in parts] if bm25 else [], idfs, average,
-                          "bm25" if bm25 else self.ranking, BEST_PAGES))
-        found: dict[str, tuple[float, int, list[int]]] = {}
-        for fingerprint, page, value, pages in rows:
-            held = found.setdefault(str(fingerprint), (float(value), int(pages), []))
-            held[2].append(int(page))
-        return [DocumentHit(f, best, pages, tuple(numbers)) for f, (best, pages, numbers) in found.items()]
+                          "bm25" if bm25 else self.ranking))
+        pages: dict[str, list[tuple[float, int]]] = {}
+        for fingerprint, page, value in rows:
+            pages.setdefault(str(fingerprint), []).append((-float(value), int(page)))
+        hits = []
+        for fingerprint, held in pages.items():
+            best = heapq.nsmallest(BEST_PAGES, held)
+            hits.append(DocumentHit(fingerprint, -best[0][0], len(held), tuple(page for _, page in best)))
+        return hits
 
     def search_partial(self, relaxed: Query, limit: int, within: Container[str] | None = None) -> list[Hit]:
         """Pages holding some of a relaxed query's words: the best PARTIAL_CANDIDATES by score,
@@ -429,25 +448,36 @@ class TeamLibrary:
         idfs = self._idfs(scored)
         counts = self.stats.word_counts([leaves(word) for word in each])
         order = sorted(range(len(words)), key=lambda i: (counts[i], i))
-        taken: list[int] = []
+
+        def pages(n: int) -> int:  # at most, holding one of the n rarest words
+            return sum(counts[i] for i in order[:n])
+
+        def bound(n: int) -> float:  # the best score of a page holding none of the n rarest words
+            covered = set().union(*(held_parts[i] for i in order[:n]))
+            return sum(idf * (K1 + 1) for part, idf in zip(scored, idfs, strict=False) if part.tsquery not in covered)
+
+        # the fewest rarest words whose pages can fill the candidates, then, while a page holding
+        # none of them could still enter, at once as many more as the candidates' scores ask for
+        size = next((n for n in range(1, len(order)) if pages(n) >= wanted), len(order))
         found: list[tuple[str, int, float]] = []
-        for position, index in enumerate(order):
-            taken.append(index)
-            rest = order[position + 1:]
-            if rest and sum(counts[i] for i in taken) < wanted:
-                continue  # too few pages yet to fill the candidates
-            expression = " | ".join(f"({words[i]})" for i in taken)
+        while True:
+            expression = " | ".join(f"({words[i]})" for i in order[:size])
             if negative is not None:
                 expression = f"({expression}) & !({negative})"
             found = self._ranked(expression, parts, wanted, None)
-            if not rest:
+            if size >= len(order):
                 break
-            covered = set().union(*(held_parts[i] for i in taken))
-            bound = sum(idf * (K1 + 1) for part, idf in zip(scored, idfs, strict=False) if part.tsquery not in covered)
-            if len(found) >= wanted and found[wanted - 1][2] >= bound:
+            if len(found) < wanted:
+                size += 1
+                continue
+            least = found[wanted - 1][2]
+            if least >= bound(size):
                 break
-            if len(found) >= wanted and sum(counts[i] for i in taken) + counts[rest[0]] > PARTIAL_SCAN:
-                break
+            needed = next((n for n in range(size + 1, len(order)) if bound(n) <= least), len(order))
+            within_scan = max((n for n in range(size + 1, needed + 1) if pages(n) <= PARTIAL_SCAN), default=size)
+            if within_scan == size:
+                break  # the rarer words' pages are kept (a page of the commonest alone comes after them)
+            size = within_scan
         return found
 
     def search_sections(self, query: Query, limit: int, within: Container[str] | None = None,

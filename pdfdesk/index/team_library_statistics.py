@@ -19,7 +19,7 @@ from typing import Any
 from pdfdesk.index.team_library_query import Leaf
 
 STATS_SECONDS = 30.0  # how long the library's size and a part's page count are reused
-EXACT_PHRASE_BELOW = 2000  # a phrase whose rarest word is on fewer pages is counted exactly
+EXACT_PHRASE_BELOW = 300  # a phrase whose rarest word is on fewer pages is counted exactly
 
 Run = Callable[[str, str, Sequence[Any]], list[tuple[Any, ...]]]
 

@@ -159,7 +159,8 @@ GRANT EXECUTE ON FUNCTION pdfdesk.visible_size(), pdfdesk.term_pages(text[], boo
 # join with every visible document), and the GIN index always answers: for a word on a sixth of
 # the pages the planner chose a sequential scan, which decompresses every page's tsvector (730 ms
 # at 100,000 pages against 215 ms through the index). The number of pages matching is no longer
-# returned: the statistics above say it without scoring every page.
+# returned: the statistics above say it without scoring every page. Without a limit (every
+# matching page, grouped by document by the caller) the pages are not sorted.
 SEARCH_SQL = r"""
 DROP FUNCTION pdfdesk.search_pages(tsquery, tsquery[], double precision[], double precision, text, text[], integer);
 CREATE FUNCTION pdfdesk.search_pages(q tsquery, parts tsquery[], idfs double precision[],
@@ -196,8 +197,8 @@ BEGIN
                   FROM pdfdesk.pages p
                   WHERE p.terms @@ $1 AND ($6 IS NULL OR p.fingerprint = ANY ($6)) %s
                   OFFSET 0) m) s
-        ORDER BY s.score DESC, s.fingerprint, s.page
-        LIMIT $7$q$, visible) USING q, parts, idfs, average, method, within, lim;
+        %s$q$, visible, CASE WHEN lim IS NULL THEN '' ELSE 'ORDER BY s.score DESC, s.fingerprint, s.page LIMIT $7' END)
+        USING q, parts, idfs, average, method, within, lim;
 END $f$;
 REVOKE ALL ON FUNCTION pdfdesk.search_pages(tsquery, tsquery[], double precision[], double precision, text, text[],
     integer) FROM PUBLIC;
