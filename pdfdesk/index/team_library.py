@@ -234,8 +234,9 @@ class TeamLibrary:
         return str(rows[0][0]) if rows else ""
 
     def holds(self, term: str) -> bool:
-        rows = self._run("search the team library", "SELECT pdfdesk.holds_pages(%s::tsquery)", (lexeme(term),))
-        return bool(rows and rows[0][0])
+        """Whether a visible page holds the term, from the statistics (one index entry per matter,
+        not a search)."""
+        return self.stats.page_counts([Leaf(lexeme(term), (term,))])[0] > 0
 
     def page_frequencies(self, fingerprint: str, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         wanted = list(dict.fromkeys(terms))

@@ -29,8 +29,8 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "matters, access, documents, notes with history, shared page text",
               schema_matters.SQL + schema_notes.SQL + schema_library.SQL),
-    Migration(2, "each term's page count per matter, kept by triggers",
-              schema_statistics.SQL + schema_statistics.SEARCH_SQL),
+    Migration(2, "each term's page count per matter, kept by triggers; page terms stored in line",
+              schema_statistics.PAGES_SQL + schema_statistics.SQL + schema_statistics.SEARCH_SQL),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -19,6 +19,14 @@ pages can be missed by both triggers (neither sees the other's uncommitted rows)
 Nothing here is granted on the tables: reviewers read their sums through the functions.
 """
 
+# Page tsvectors kept in their rows (compressed when a row is long) rather than out of line:
+# reading one then needs no look-up in the TOAST table's index, and a search reads every page it
+# scores (a word on 40,000 of 100,000 pages: 266 ms -> 145 ms). Pages stored before are rewritten.
+PAGES_SQL = r"""
+ALTER TABLE pdfdesk.pages ALTER COLUMN terms SET STORAGE MAIN;
+UPDATE pdfdesk.pages SET terms = terms || ''::tsvector;
+"""
+
 SQL = r"""
 CREATE TABLE pdfdesk.matter_terms (
     term text COLLATE "C" NOT NULL,
