@@ -4,17 +4,16 @@ database (PostgreSQL) as one index; a `LibraryBackend`.
 Which pages a reviewer searches is decided in the database: a page is visible to whoever may see a
 document with its fingerprint (row-level security on the tables; the schema's search functions,
 which must bypass it for the GIN index to answer, apply the same rule). The statistics pages are
-ranked by (the number of pages, their average length, each word's page count) are read over the
-visible pages at query time, so a ranking says nothing about matters the reviewer is not in.
+ranked by (the number of pages, their average length, each word's page count) are the reviewer's
+own matters' (team_library_statistics), so a ranking says nothing about matters she is not in.
 
 Ranking is BM25 (k1 1.2, b 0.75, FTS5's idf) as the embedded index ranks, computed in SQL in one
 pass over the GIN index's matches (pdfdesk.search_pages; a word's count on a page recovered from
 ts_rank of that word alone). bench/team_library_bench.py has the figures that chose it over
 ts_rank, ts_rank_cd and BM25 with counts read from the tsvectors.
 
-A relaxed query (pages holding some of the words) does not score every page holding a common
-word: the pages of its rarer words are scored first, and the commonest words' pages only while
-they could still reach the candidates (`_partial_candidates`).
+A relaxed search (pages holding some of the words, or all but one) does not score every page
+holding a common word (team_library_relaxed).
 
 Page text is keyed by fingerprint and shared: a document whose pages are in already is not indexed
 again, whoever indexed it.
@@ -26,32 +25,29 @@ import heapq
 import math
 import threading
 from collections.abc import Container, Iterable, Sequence
-from itertools import combinations
 from typing import Any
 
 import psycopg
 
-from whoosh.query import And, AndNot, Not, Query
+from whoosh.query import AndNot, Query
 
 from pdfdesk.core.errors import PdfDeskError
 from pdfdesk.index.backend import ALL_WORDS, BEST_PAGES, SOME_WORDS, BackendState, DocumentHit, Hit, SectionHit
 from pdfdesk.index.library_fts_query import Untranslatable
 from pdfdesk.index.page_text import SectionText
 from pdfdesk.index.store import INDEX_VERSION
-from pdfdesk.index.team_library_query import Leaf, disjoint_leaves, leaves, lexeme, page_terms, tsquery, words_of
-from pdfdesk.index.team_library_statistics import Statistics
+from pdfdesk.index.team_library_query import SCORED_PARTS, Leaf, leaves, lexeme, page_terms, tsquery, words_of
+from pdfdesk.index.team_library_relaxed import near_pages, partial_candidates
+from pdfdesk.index.team_library_statistics import B, K1, Statistics
 from pdfdesk.team.connection import close_quietly, connect, database_error, is_connection_failure
 from pdfdesk.team.settings import TeamTarget
 
-K1, B = 1.2, 0.75
+
 PI2_6 = math.pi ** 2 / 6
 PARTIAL_CANDIDATES = 100
-PARTIAL_SCAN = 5000  # pages a relaxed query's rarer words may bring in before its commonest are left out
 SECTION_TITLE_WEIGHT = 2.0
 RANKINGS = ("bm25", "bm25_exact", "ts_rank", "ts_rank_cd")
 EXACT_POOL = 200  # pages bm25_exact rescores with counts read from their tsvectors
-NEAR_CANDIDATES = 2000  # pages of a near search's rarest word checked one by one, at most
-SCORED_PARTS = 8  # the words, phrases and prefixes of a query a page is scored by (the schema's slots)
 
 
 class TeamLibrary:
@@ -188,7 +184,7 @@ class TeamLibrary:
             self.forget_statistics()
 
     # -- statistics ------------------------------------------------------------------------------
-    def _idfs(self, parts: list[Leaf], table: str = "pages") -> list[float]:
+    def idfs(self, parts: list[Leaf], table: str = "pages") -> list[float]:
         """FTS5's BM25 idf of each part over the visible pages (or sections)."""
         if table == "pages":
             return self.stats.idfs(parts)
@@ -254,59 +250,14 @@ class TeamLibrary:
             expression, parts = tsquery(query), leaves(query)
         except Untranslatable:
             return []
-        return [Hit(f, p, s, ALL_WORDS) for f, p, s in self._ranked(expression, parts, limit, within)]
+        return [Hit(f, p, s, ALL_WORDS) for f, p, s in self.ranked(expression, parts, limit, within)]
 
     def search_near(self, near: list[Query], limit: int, within: Container[str] | None = None) -> list[Hit]:
-        """One search for the pages matching any of `near`, scored by every word: a page lacking
-        the word its query leaves out scores as that query scores it. (One query per word was a
-        search each; a Chinese or Japanese sentence is twenty words, one per character pair.)"""
-        try:
-            expressions = [tsquery(query) for query in near]
-            parts = list({leaf.tsquery: leaf for query in near for leaf in leaves(query)}.values())
-        except Untranslatable:
-            return []
-        if not expressions:
-            return []
-        content = {tsquery(sub): sub for query in near if isinstance(query, And)
-                   for sub in query.subqueries if not isinstance(sub, Not)}
-        negative = {tsquery(sub.query) for query in near if isinstance(query, And)
-                    for sub in query.subqueries if isinstance(sub, Not)}
-        words = list(content)
-        counts = self.stats.word_counts([leaves(content[w]) for w in words])
-        rarest = min(range(len(words)), key=lambda i: counts[i]) if words else 0
-        without = next((e for q, e in zip(near, expressions, strict=True) if isinstance(q, And)
-                        and words and words[rarest] not in {tsquery(sub) for sub in q.subqueries}), None)
-        if len(words) == len(near) >= 3 and counts[rarest] <= NEAR_CANDIDATES and without is not None:
-            # A page holding every word but one either holds the rarest word, and is among its
-            # few pages (each checked for the others), or holds every other word, and the query
-            # leaving the rarest out finds it through the index. Far cheaper than a tsquery OR
-            # of twenty ANDs of nineteen words.
-            # and of the next rarest words, such a page lacks one at most
-            others = sorted((i for i in range(len(words)) if i != rarest), key=lambda i: counts[i])[:3]
-            with_rarest = f"({words[rarest]}) & (" + " | ".join(
-                "(" + " & ".join(f"({words[i]})" for i in combo) + ")"
-                for combo in combinations(others, len(others) - 1)) + ")"
-            if negative:
-                with_rarest += " & " + " & ".join(f"!({n})" for n in sorted(negative))
-            best = {(f, p): s for f, p, s in self._ranked(without, parts, limit, within)}
-            found = self._ranked(with_rarest, parts, NEAR_CANDIDATES, within)
-            kept = 0
-            step = max(4 * limit, 40)  # checked best first, a few at a time, until enough are kept
-            for start in range(0, len(found), step):
-                chunk = found[start:start + step]
-                held = self._words_held(words, [(f, p) for f, p, _ in chunk])
-                for f, p, score in chunk:
-                    if held.get((f, p), 0) >= len(words) - 1:
-                        best[(f, p)] = score
-                        kept += 1
-                if kept >= limit:
-                    break
-            ordered = sorted(best.items(), key=lambda item: (-item[1], item[0]))
-            return [Hit(f, p, s, ALL_WORDS) for (f, p), s in ordered[:limit]]
-        expression = " | ".join(f"({e})" for e in expressions)
-        return [Hit(f, p, s, ALL_WORDS) for f, p, s in self._ranked(expression, parts, limit, within)]
+        """One search for the pages matching any of `near`, scored by every word (see
+        team_library_relaxed.near_pages)."""
+        return [Hit(f, p, s, ALL_WORDS) for f, p, s in near_pages(self, near, limit, within)]
 
-    def _words_held(self, words: list[str], pages: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
+    def words_held(self, words: list[str], pages: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
         """How many of `words` (tsqueries) each page holds. Each page is looked up by its key (a
         join let the planner read every page of the library) and its tsvector decompressed once
         for all the words (the OFFSET keeps the subquery from being inlined into one per word)."""
@@ -321,7 +272,7 @@ class TeamLibrary:
                          (*words, [f for f, _ in pages], [p for _, p in pages]))
         return {(str(f), int(p)): int(n) for f, p, n in rows}
 
-    def _ranked(self, expression: str, parts: list[Leaf], limit: int,
+    def ranked(self, expression: str, parts: list[Leaf], limit: int,
                 within: Container[str] | None) -> list[tuple[str, int, float]]:
         listed = _listed(within)
         fetch = limit if within is None or listed is not None else limit * 4
@@ -331,7 +282,7 @@ class TeamLibrary:
             rows = self._matching(expression, parts, listed, fetch)
             found = [(str(f), int(p), float(s)) for f, p, s in rows]
             if self.ranking == "bm25_exact":
-                found = self._exact(found, parts, self._idfs(parts))
+                found = self._exact(found, parts, self.idfs(parts))
             kept = [row for row in found if within is None or listed is not None or row[0] in within]
             if len(kept) >= limit or len(rows) < fetch:
                 return kept[:limit]
@@ -343,7 +294,7 @@ class TeamLibrary:
         schema's pdfdesk.search_pages: it runs where the GIN index can answer)."""
         bm25 = self.ranking in ("bm25", "bm25_exact")
         parts = parts[:SCORED_PARTS] if bm25 else []
-        idfs = self._idfs(parts) if bm25 else []
+        idfs = self.idfs(parts) if bm25 else []
         _, average = self.stats.size()
         rows = self._run("search the team library",
                          "SELECT fingerprint, page, score FROM pdfdesk.search_pages("
@@ -395,7 +346,7 @@ class TeamLibrary:
             return []
         bm25 = self.ranking in ("bm25", "bm25_exact")
         parts = parts[:SCORED_PARTS] if bm25 else []
-        idfs = self._idfs(parts)
+        idfs = self.idfs(parts)
         _, average = self.stats.size()
         rows = self._run("search the team library", "SELECT fingerprint, page, score FROM pdfdesk.search_pages("
                          "%s::tsquery, %s::tsquery[], %s, %s, %s, NULL, NULL)",
@@ -423,63 +374,17 @@ class TeamLibrary:
         asked = max(1, len(words))
         wanted = max(PARTIAL_CANDIDATES, limit)
         if self.ranking in ("bm25", "bm25_exact") and len(words) > 1:
-            candidates = self._partial_candidates(each, negative, parts, wanted)
+            candidates = partial_candidates(self, each, negative, parts, wanted)
         else:
-            candidates = self._ranked(expression, parts, wanted, None)
+            candidates = self.ranked(expression, parts, wanted, None)
         if not candidates:
             return []
-        held = self._words_held(words, [(f, p) for f, p, _ in candidates])
+        held = self.words_held(words, [(f, p) for f, p, _ in candidates])
         scored = sorted(((s * min(1.0, held.get((f, p), 0) / asked), f, p) for f, p, s in candidates),
                         key=lambda item: (-item[0], item[1], item[2]))
         hits = [Hit(f, p, s, SOME_WORDS, round(held.get((f, p), 0) / asked, 3)) for s, f, p in scored
                 if within is None or f in within]
         return hits[:limit]
-
-    def _partial_candidates(self, each: list[Query], negative: str | None, parts: list[Leaf],
-                            wanted: int) -> list[tuple[str, int, float]]:
-        """The best `wanted` pages by BM25 holding any of the words `each`, without scoring every page that
-        holds a common one: pages holding one of the rarest words are scored first (by every
-        part), and a page holding none of those scores at most the other parts' idf * (k1 + 1);
-        once the `wanted`-th score reaches that, no other page can enter. When the bound is not
-        reached before PARTIAL_SCAN pages are in play, the pages of the rarer words are kept
-        (a page holding only the commonest words comes after them)."""
-        words = [tsquery(word) for word in each]
-        held_parts = [disjoint_leaves(word) for word in each]
-        scored = parts[:SCORED_PARTS]
-        idfs = self._idfs(scored)
-        counts = self.stats.word_counts([leaves(word) for word in each])
-        order = sorted(range(len(words)), key=lambda i: (counts[i], i))
-
-        def pages(n: int) -> int:  # at most, holding one of the n rarest words
-            return sum(counts[i] for i in order[:n])
-
-        def bound(n: int) -> float:  # the best score of a page holding none of the n rarest words
-            covered = set().union(*(held_parts[i] for i in order[:n]))
-            return sum(idf * (K1 + 1) for part, idf in zip(scored, idfs, strict=False) if part.tsquery not in covered)
-
-        # the fewest rarest words whose pages can fill the candidates, then, while a page holding
-        # none of them could still enter, at once as many more as the candidates' scores ask for
-        size = next((n for n in range(1, len(order)) if pages(n) >= wanted), len(order))
-        found: list[tuple[str, int, float]] = []
-        while True:
-            expression = " | ".join(f"({words[i]})" for i in order[:size])
-            if negative is not None:
-                expression = f"({expression}) & !({negative})"
-            found = self._ranked(expression, parts, wanted, None)
-            if size >= len(order):
-                break
-            if len(found) < wanted:
-                size += 1
-                continue
-            least = found[wanted - 1][2]
-            if least >= bound(size):
-                break
-            needed = next((n for n in range(size + 1, len(order)) if bound(n) <= least), len(order))
-            within_scan = max((n for n in range(size + 1, needed + 1) if pages(n) <= PARTIAL_SCAN), default=size)
-            if within_scan == size:
-                break  # the rarer words' pages are kept (a page of the commonest alone comes after them)
-            size = within_scan
-        return found
 
     def search_sections(self, query: Query, limit: int, within: Container[str] | None = None,
                         title_only: bool = False) -> list[SectionHit]:
@@ -488,7 +393,7 @@ class TeamLibrary:
             expression, parts = tsquery(query), leaves(query)
         except Untranslatable:
             return []
-        idfs = self._idfs(parts, "sections") if self.ranking not in ("ts_rank", "ts_rank_cd") else []
+        idfs = self.idfs(parts, "sections") if self.ranking not in ("ts_rank", "ts_rank_cd") else []
         text_score, text_params = self._score(parts, idfs)
         title_score, title_params = self._score(parts, idfs, "title_terms", SECTION_TITLE_WEIGHT)
         column = "title_terms" if title_only else "terms"

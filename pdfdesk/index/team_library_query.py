@@ -26,6 +26,7 @@ from pdfdesk.index.relaxed_scoring import WordsOr
 
 MAX_POSITION = 16383
 MAX_POSITIONS = 255
+SCORED_PARTS = 8  # the words, phrases and prefixes of a query a page is scored by (the schema's slots)
 
 
 def lexeme(term: str) -> str:

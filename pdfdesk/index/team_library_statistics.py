@@ -18,6 +18,7 @@ from typing import Any
 
 from pdfdesk.index.team_library_query import Leaf
 
+K1, B = 1.2, 0.75  # BM25's, as the embedded index ranks
 STATS_SECONDS = 30.0  # how long the library's size and a part's page count are reused
 EXACT_PHRASE_BELOW = 300  # a phrase whose rarest word is on fewer pages is counted exactly
 

@@ -16,6 +16,7 @@ from pdfdesk.index.library_search import parse, rank
 from pdfdesk.index.relaxing import relaxed_query, strict_query
 from pdfdesk.index.team_library import TeamLibrary
 from pdfdesk.index.team_library_files import fetch_team_file, index_team_documents
+from pdfdesk.index.team_library_relaxed import partial_candidates
 from pdfdesk.index.team_library_query import leaves, tsquery, words_of
 from pdfdesk.team import matters
 from pdfdesk.team.settings import TeamTarget
@@ -230,8 +231,8 @@ def test_the_relaxed_search_scores_rare_words_first_and_finds_the_same_best_page
     # pages holding the rarer words (escrow, notary) are scored first; a page holding "lease" many
     # times outranks a page holding "notary" once, so the pages of "lease" must be scored too
     each = words_of(relaxed)
-    pruned = alice._partial_candidates(each, None, leaves(relaxed), 100)
-    assert pruned == alice._ranked(tsquery(relaxed), leaves(relaxed), 100, None)
+    pruned = partial_candidates(alice, each, None, leaves(relaxed), 100)
+    assert pruned == alice.ranked(tsquery(relaxed), leaves(relaxed), 100, None)
     lease_only = {(f"doc-{d}", n) for d in range(50) for n in range(1, 7) if (d * 6 + n) % 3 == 1}
     assert any((f, p) in lease_only for f, p, _ in pruned)
     hits = alice.search_partial(relaxed, 10)

@@ -15,7 +15,7 @@ import pytest
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.library_search import parse, rank
 from pdfdesk.index.relaxing import near_queries
-from pdfdesk.index import team_library
+from pdfdesk.index import team_library_relaxed
 from pdfdesk.index.team_library import TeamLibrary
 from pdfdesk.index.team_library_query import Leaf, lexeme
 from pdfdesk.team import matters
@@ -163,7 +163,7 @@ def test_pages_missing_one_word_are_found_in_one_search_as_one_search_per_word_f
     together = {(h.fingerprint, h.page) for h in team.search_near(near, 20)}
     assert together == one_by_one == {(h.fingerprint, h.page) for h in embedded.search_near(near, 20)}
     assert ("d1", 1) in together and ("d5", 1) not in together
-    monkeypatch.setattr(team_library, "NEAR_CANDIDATES", 0)  # the rarest words too common: one OR of ANDs
+    monkeypatch.setattr(team_library_relaxed, "NEAR_CANDIDATES", 0)  # the rarest words too common: one OR of ANDs
     assert {(h.fingerprint, h.page) for h in team.search_near(near, 20)} == together
     monkeypatch.undo()
     # the library search puts them after the page holding every word, as the embedded index does
