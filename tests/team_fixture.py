@@ -7,6 +7,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from pdfdesk.index.team_library import TeamLibrary
 from pdfdesk.team.migrations import migrate
 from pdfdesk.team.settings import ENV_VAR, TeamTarget
 
@@ -18,6 +19,7 @@ class TeamDatabase:
         self.cluster = cluster
         self.monkeypatch = monkeypatch
         self.name = cluster.new_database()
+        self._libraries: list[TeamLibrary] = []
         with psycopg.connect(self.conninfo("postgres")) as conn:
             migrate(conn)
         self.login("alice")
@@ -36,7 +38,15 @@ class TeamDatabase:
         """A superuser connection to this database (autocommit)."""
         return psycopg.connect(self.conninfo("postgres"), autocommit=True)
 
+    def library(self, user: str) -> TeamLibrary:
+        """The team library as `user` sees it, closed with this database."""
+        library = TeamLibrary(self.target(user))
+        self._libraries.append(library)
+        return library
+
     def close(self) -> None:
+        while self._libraries:
+            self._libraries.pop().close()
         self.cluster.drop_database(self.name)
 
 

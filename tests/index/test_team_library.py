@@ -46,22 +46,16 @@ def _setup(team_db: Any) -> None:
         matters.grant(admin, "Gamma", "outsider", write=True)
 
 
-_opened: list[TeamLibrary] = []
-
-
 @pytest.fixture(autouse=True)
 def _closed() -> Iterator[None]:
-    """Every team library a test opens (its own and the tools') is closed at its end."""
+    """The libraries the tools open are closed at each test's end (the test's own close with its
+    database)."""
     yield
-    while _opened:
-        _opened.pop().close()
     close_team_libraries()
 
 
 def _library(team_db: Any, user: str) -> TeamLibrary:
-    library = TeamLibrary(team_db.target(user))
-    _opened.append(library)
-    return library
+    return team_db.library(user)
 
 
 def _indexed(team_db: Any) -> TeamLibrary:

@@ -6,7 +6,6 @@ per word left out finds."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -20,20 +19,8 @@ from pdfdesk.index.team_library import TeamLibrary
 from pdfdesk.index.team_library_query import Leaf, lexeme
 from pdfdesk.team import matters
 
-_opened: list[TeamLibrary] = []
-
-
-@pytest.fixture(autouse=True)
-def _closed() -> Iterator[None]:
-    yield
-    while _opened:
-        _opened.pop().close()
-
-
 def _library(team_db: Any, user: str) -> TeamLibrary:
-    library = TeamLibrary(team_db.target(user))
-    _opened.append(library)
-    return library
+    return team_db.library(user)
 
 
 def _matters(team_db: Any, layout: dict[str, list[str]], grants: dict[str, list[str]]) -> None:

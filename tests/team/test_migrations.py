@@ -67,3 +67,41 @@ def test_a_schema_newer_than_this_pdfdesk_is_refused(pg_cluster: Any) -> None:
                 migrate(conn)
     finally:
         pg_cluster.drop_database(name)
+
+
+def test_a_library_written_under_version_1_is_counted_when_migrated(pg_cluster: Any,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from pdfdesk.index.team_library import TeamLibrary
+    from pdfdesk.index.team_library_query import Leaf, lexeme, page_terms
+    from pdfdesk.team import matters, migrations
+    from pdfdesk.team.settings import TeamTarget
+
+    name = pg_cluster.new_database()
+    try:
+        with psycopg.connect(pg_cluster.conninfo(name)) as conn:
+            monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:1])
+            monkeypatch.setattr(migrations, "LATEST", 1)
+            assert migrate(conn).after == 1
+            matters.create_matter(conn, "Old")
+            matters.add_document(conn, "Old", "fp", "old.pdf", 2)
+            matters.grant(conn, "Old", "alice")
+            conn.execute("INSERT INTO pdfdesk.library_documents (fingerprint, pages, words) VALUES ('fp', 2, 6)")
+            for number, text in ((1, "escrow agent escrow"), (2, "the escrow ends")):
+                terms = page_terms(text)
+                conn.execute("INSERT INTO pdfdesk.pages (fingerprint, page, body, terms, length) "
+                             "VALUES ('fp', %s, %s, %s::tsvector, %s)", (number, text, terms.vector, terms.length))
+            conn.commit()
+            monkeypatch.undo()
+            assert migrate(conn).applied == tuple(range(2, LATEST + 1))
+            storage = conn.execute("SELECT attstorage FROM pg_attribute WHERE attrelid = 'pdfdesk.pages'::regclass "
+                                   "AND attname = 'terms'").fetchone()
+            assert storage == ("m",)
+        alice = TeamLibrary(TeamTarget(pg_cluster.conninfo(name, "alice"), "test"))
+        try:
+            assert alice.stats.size() == (2, 3.0)  # two pages of three words
+            assert alice.stats.page_counts([Leaf(lexeme("escrow"), ("escrow",))]) == [2]
+            assert alice.holds("escrow") and not alice.holds("zebra")
+        finally:
+            alice.close()
+    finally:
+        pg_cluster.drop_database(name)
