@@ -46,30 +46,26 @@ def near_pages(library: TeamLibrary, near: list[Query], limit: int,
                     and words and words[rarest] not in {tsquery(sub) for sub in q.subqueries}), None)
     if len(words) == len(near) >= 3 and counts[rarest] <= NEAR_CANDIDATES and without is not None:
         # A page holding every word but one either holds the rarest word, and is among its few
-        # pages that hold all but one of the next three rarest (each checked for the others), or
-        # holds every other word, and the query leaving the rarest out finds it through the
-        # index. Far cheaper than a tsquery OR of twenty ANDs of nineteen words.
+        # pages that hold all but one of the next three rarest, or holds every other word (the
+        # query leaving the rarest out). One search finds both kinds through the index, best
+        # first; each page found is then checked for the other words, a few at a time, until
+        # enough hold all but one. Far cheaper than a tsquery OR of twenty ANDs of nineteen words.
         others = sorted((i for i in range(len(words)) if i != rarest), key=lambda i: counts[i])[:3]
         with_rarest = f"({words[rarest]}) & (" + " | ".join(
             "(" + " & ".join(f"({words[i]})" for i in combo) + ")"
             for combo in combinations(others, len(others) - 1)) + ")"
         if negative:
             with_rarest += " & " + " & ".join(f"!({n})" for n in sorted(negative))
-        best = {(f, p): s for f, p, s in library.ranked(without, parts, limit, within)}
-        found = library.ranked(with_rarest, parts, NEAR_CANDIDATES, within)
-        kept = 0
-        step = max(4 * limit, 40)  # checked best first, a few at a time, until enough are kept
+        found = library.ranked(f"({without}) | ({with_rarest})", parts, NEAR_CANDIDATES + limit, within)
+        kept: list[tuple[str, int, float]] = []
+        step = max(4 * limit, 40)
         for start in range(0, len(found), step):
             chunk = found[start:start + step]
             held = library.words_held(words, [(f, p) for f, p, _ in chunk])
-            for f, p, score in chunk:
-                if held.get((f, p), 0) >= len(words) - 1:
-                    best[(f, p)] = score
-                    kept += 1
-            if kept >= limit:
+            kept += [(f, p, s) for f, p, s in chunk if held.get((f, p), 0) >= len(words) - 1]
+            if len(kept) >= limit:
                 break
-        ordered = sorted(best.items(), key=lambda item: (-item[1], item[0]))
-        return [(f, p, s) for (f, p), s in ordered[:limit]]
+        return kept[:limit]
     expression = " | ".join(f"({e})" for e in expressions)
     return library.ranked(expression, parts, limit, within)
 
