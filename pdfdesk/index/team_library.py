@@ -42,7 +42,6 @@ from pdfdesk.index.team_library_statistics import B, K1, Statistics
 from pdfdesk.team.connection import close_quietly, connect, database_error, is_connection_failure
 from pdfdesk.team.settings import TeamTarget
 
-
 PI2_6 = math.pi ** 2 / 6
 PARTIAL_CANDIDATES = 100
 SECTION_TITLE_WEIGHT = 2.0
@@ -273,7 +272,9 @@ class TeamLibrary:
         return {(str(f), int(p)): int(n) for f, p, n in rows}
 
     def ranked(self, expression: str, parts: list[Leaf], limit: int,
-                within: Container[str] | None) -> list[tuple[str, int, float]]:
+               within: Container[str] | None) -> list[tuple[str, int, float]]:
+        """The best `limit` (fingerprint, page, score) matching the tsquery `expression`, scored by
+        `parts`, of the documents `within` (when given)."""
         listed = _listed(within)
         fetch = limit if within is None or listed is not None else limit * 4
         if self.ranking == "bm25_exact":
