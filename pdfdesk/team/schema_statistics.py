@@ -170,6 +170,15 @@ GRANT EXECUTE ON FUNCTION pdfdesk.visible_size(), pdfdesk.term_pages(text[], boo
 # returned: the statistics above say it without scoring every page. Without a limit (every
 # matching page, grouped by document by the caller) the pages are not sorted.
 SEARCH_SQL = r"""
+-- Whether the login sees every document the library holds, asked by every search: an anti-join of
+-- the library's documents with the login's readable matters' rows (6 ms for 10,000 documents,
+-- where comparing with every visible fingerprint took 28 ms).
+CREATE OR REPLACE FUNCTION pdfdesk.sees_whole_library() RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pdfdesk AS $f$
+    WITH mine AS (SELECT pdfdesk.matters_of(session_user, false) AS matters)
+    SELECT NOT EXISTS (SELECT 1 FROM pdfdesk.library_documents l WHERE NOT EXISTS (
+        SELECT 1 FROM pdfdesk.documents d, mine WHERE d.fingerprint = l.fingerprint AND d.matter = ANY (mine.matters)))
+$f$;
 DROP FUNCTION pdfdesk.search_pages(tsquery, tsquery[], double precision[], double precision, text, text[], integer);
 CREATE FUNCTION pdfdesk.search_pages(q tsquery, parts tsquery[], idfs double precision[],
                                      average double precision, method text, within text[], lim integer)

@@ -157,3 +157,18 @@ def test_pages_missing_one_word_are_found_in_one_search_as_one_search_per_word_f
     ranked = [(h.fingerprint, h.page) for h in rank("alpha bravo charlie delta", 10, backend=team).hits]
     assert ranked[:2] in ([("d0", 1), ("d7", 1)], [("d7", 1), ("d0", 1)])
     assert set(ranked[2:7]) == {("d1", 1), ("d2", 1), ("d3", 1), ("d4", 1), ("d9", 1)}
+
+
+def test_the_whole_library_shortcut_ends_when_a_matter_the_reader_cannot_read_holds_pages(team_db: Any) -> None:
+    _matters(team_db, {"Alpha": ["a"], "Secret": ["s"]}, {"Alpha": ["alice"], "Secret": ["bob"]})
+    alice, bob = _library(team_db, "alice"), _library(team_db, "bob")
+    alice.add_documents([("a", [(1, "the escrow agent")])])
+    assert [(h.fingerprint, h.page) for h in alice.search(parse("escrow"), 10)] == [("a", 1)]
+    bob.add_documents([("s", [(1, "the secret escrow")])])  # alice no longer sees the whole library
+    for library in (alice, bob):
+        library.forget_statistics()
+    assert [(h.fingerprint, h.page) for h in alice.search(parse("escrow"), 10)] == [("a", 1)]
+    assert {h.fingerprint for h in bob.search(parse("escrow"), 10)} == {"s"}
+    with psycopg.connect(team_db.conninfo("postgres")) as admin:  # once alice may read it too, she finds it
+        matters.grant(admin, "Secret", "alice")
+    assert {h.fingerprint for h in alice.search(parse("escrow"), 10)} == {"a", "s"}
