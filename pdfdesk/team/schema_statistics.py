@@ -170,6 +170,9 @@ GRANT EXECUTE ON FUNCTION pdfdesk.visible_size(), pdfdesk.term_pages(text[], boo
 # returned: the statistics above say it without scoring every page. Without a limit (every
 # matching page, grouped by document by the caller) the pages are not sorted.
 SEARCH_SQL = r"""
+-- Whether any visible page holds a term is read from the statistics now; nothing calls this.
+DROP FUNCTION pdfdesk.holds_pages(tsquery);
+
 -- Whether the login sees every document the library holds, asked by every search: an anti-join of
 -- the library's documents with the login's readable matters' rows (6 ms for 10,000 documents,
 -- where comparing with every visible fingerprint took 28 ms).
