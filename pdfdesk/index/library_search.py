@@ -9,7 +9,9 @@ order it was added in.
 In mode auto the pages holding only some of the words are ordered by the same evidence as in one
 document (`hybrid.keyword_first`): their words, the share of the question one paragraph holds
 (each word weighed by its rarity in the page's own document, as there: a word on every page of a
-regulation says little of which page answers), and, for documents whose vectors exist, how far
+regulation says little of which page answers; a word that another document among the pages
+holds weighs in a document lacking it as a word on none of its pages, so every document's share
+is of the same question), and, for documents whose vectors exist, how far
 the page's meaning stands out among its own document's pages. Pages holding every word keep
 their BM25 order.
 """
@@ -92,10 +94,12 @@ def _by_evidence(query: str, ranking: LibraryRanking, partial: list[Hit], limit:
     for hit in partial:
         pages.setdefault(hit.fingerprint, []).append(hit.page)
     terms = question_terms(query)
+    frequencies = {fingerprint: backend.page_frequencies(fingerprint, terms) for fingerprint in pages}
+    held = {term for _pages, counts in frequencies.values() for term, count in counts.items() if count > 0}
     together: dict[Key, float] = {}
     standout: dict[Key, float] = {}
     for fingerprint, numbers in pages.items():
-        weights = term_weights(*backend.page_frequencies(fingerprint, terms))
+        weights = term_weights(*frequencies[fingerprint], counted=held)
         for number, share in paragraph_shares(fingerprint, numbers, weights).items():
             together[(fingerprint, number)] = share
         if standouts is not None:

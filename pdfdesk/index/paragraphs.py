@@ -11,7 +11,7 @@ words are the index's own terms (stems, CJK bigrams).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from pdfdesk.core.lru import SharedLRU
 from pdfdesk.index.analysis import GRAM_MARK, analyze
@@ -69,11 +69,14 @@ def question_terms(query: str) -> list[str]:
     return [term for term in ordered if not term.startswith(GRAM_MARK)][:MAX_TERMS]
 
 
-def term_weights(pages: int, frequencies: Mapping[str, int]) -> dict[str, float]:
-    """Each term's weight as BM25 gives it (rarer in the document, heavier); terms on no page are
-    left out, since no paragraph can hold them, and so are letter trigrams."""
-    return {term: math.log((pages - held + 0.5) / (held + 0.5) + 1.0)
-            for term, held in frequencies.items() if held > 0 and not term.startswith(GRAM_MARK)}
+def term_weights(pages: int, frequencies: Mapping[str, int], counted: Collection[str] = ()) -> dict[str, float]:
+    """Each term's weight as BM25 gives it (rarer in the document, heavier). Terms on no page are
+    left out, since no paragraph can hold them, unless they are `counted`: shares of pages in
+    different documents are compared with each other only when each document's share is of the
+    same question, so a word that another of the documents holds weighs here as a word on no page,
+    and a document lacking it answers less of the question. Letter trigrams are always left out."""
+    return {term: math.log((pages - held + 0.5) / (held + 0.5) + 1.0) for term, held in frequencies.items()
+            if (held > 0 or term in counted) and not term.startswith(GRAM_MARK)}
 
 
 def best_paragraph_share(paragraphs: Paragraphs, weights: Mapping[str, float]) -> float:

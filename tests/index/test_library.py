@@ -294,3 +294,31 @@ def test_library_auto_without_a_model_ranks_by_words_and_says_why(tmp_path):
     assert details["mode_used"] == "keyword" and details["mode_reason"]
     sections = call_tool("pdf_search", {"library": True, "query": "northwind", "granularity": "section"}).details
     assert sections["mode_used"] == "keyword" and "sections rank by their words" in sections["mode_reason"]
+
+
+def test_library_auto_compares_each_documents_paragraphs_with_the_whole_question(tmp_path):
+    """A document holding two of four words of a question, together in one paragraph, holds all
+    of what it has of the question, yet only half of the question: it must not rank above a page
+    of another document holding two rarer words of it together, as it did when each document's
+    paragraphs were measured against the words that document happens to hold."""
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.index.library_backend import library_backend
+    from pdfdesk.index.library_search import rank
+
+    filler = ["Nothing of that kind is written on this page at all."] * 3
+    a = make_doc(tmp_path / "a.pdf", ["The ledger reconciliation was finished on time.", *filler])
+    b = make_doc(tmp_path / "b.pdf", ["The auditor checked the ledger twice.",
+                                      "A signature is needed for the reconciliation.", *filler])
+    Library().add([str(a), str(b)])
+    Library().process()
+    query = "ledger reconciliation auditor signature"
+    names = {}
+    for path in (a, b):
+        with open_pdf(str(path)) as opened:
+            names[opened.fingerprint] = path.name
+    keyword = rank(query, 10, backend=library_backend())
+    auto = rank(query, 10, backend=library_backend(), by_evidence=True)
+    in_keyword = [(names[h.fingerprint], h.page) for h in keyword.hits]
+    in_auto = [(names[h.fingerprint], h.page) for h in auto.hits]
+    assert in_keyword[0] == in_auto[0] == ("b.pdf", 1)
+    assert set(in_auto) == {("a.pdf", 1), ("b.pdf", 1), ("b.pdf", 2)}

@@ -40,6 +40,15 @@ def test_rarer_words_weigh_more_and_words_on_no_page_weigh_nothing():
     assert weights["rare"] == pytest.approx(math.log((100 - 2 + 0.5) / (2 + 0.5) + 1))
 
 
+def test_a_word_another_document_holds_counts_here_as_a_word_on_no_page():
+    counted = term_weights(100, {"rare": 2, "absent": 0, "#abc": 0}, counted={"absent", "#abc"})
+    assert counted["absent"] == pytest.approx(math.log(100.5 / 0.5 + 1))
+    assert counted["absent"] > counted["rare"] and "#abc" not in counted
+    together = paragraphs_of_words(words("the rare word", "nothing else"))
+    assert best_paragraph_share(together, term_weights(100, {"rare": 2, "absent": 0})) == pytest.approx(1.0)
+    assert best_paragraph_share(together, counted) < 0.5
+
+
 def test_a_questions_terms_keep_their_order_and_a_pasted_passage_is_cut_short():
     assert question_terms("how do I restore deleted mail") == ["restor", "delet", "mail"]
     passage = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说"
