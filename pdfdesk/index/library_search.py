@@ -7,13 +7,13 @@ they hold (as in one document's search). A document's place never depends on its
 order it was added in.
 
 In mode auto the pages holding only some of the words are ordered by the same evidence as in one
-document (`hybrid.keyword_first`): their words, the share of the question one paragraph holds
-(each word weighed by its rarity in the page's own document, as there: a word on every page of a
-regulation says little of which page answers; a word that another document among the pages
-holds weighs in a document lacking it as a word on none of its pages, so every document's share
-is of the same question), and, for documents whose vectors exist, how far
-the page's meaning stands out among its own document's pages. Pages holding every word keep
-their BM25 order.
+document (`hybrid.keyword_first`): their words, the share of the question one paragraph holds,
+and, for documents whose vectors exist, how far the page's meaning stands out among its own
+document's pages. Each word of the question weighs by its rarity in the page's own document, as
+there: a word on every page of a regulation says little of which page answers. A word that
+another document among the pages holds weighs, in a document lacking it, as a word on none of its
+pages, so every document's share is of the same question. Pages holding every word keep their
+BM25 order.
 """
 
 from __future__ import annotations
