@@ -291,8 +291,8 @@ class TeamLibrary:
 
     def _matching(self, expression: str, parts: list[Leaf], listed: frozenset[str] | None,
                   limit: int | None) -> list[tuple[Any, ...]]:
-        """(fingerprint, page, score) of the visible pages matching, best first (see the
-        schema's pdfdesk.search_pages: it runs where the GIN index can answer)."""
+        """(fingerprint, page, score) of the visible pages matching, best first, or unsorted without
+        a limit (see the schema's pdfdesk.search_pages: it runs where the GIN index can answer)."""
         bm25 = self.ranking in ("bm25", "bm25_exact")
         parts = parts[:SCORED_PARTS] if bm25 else []
         idfs = self.idfs(parts) if bm25 else []
@@ -345,16 +345,8 @@ class TeamLibrary:
             expression, parts = tsquery(query), leaves(query)
         except Untranslatable:
             return []
-        bm25 = self.ranking in ("bm25", "bm25_exact")
-        parts = parts[:SCORED_PARTS] if bm25 else []
-        idfs = self.idfs(parts)
-        _, average = self.stats.size()
-        rows = self._run("search the team library", "SELECT fingerprint, page, score FROM pdfdesk.search_pages("
-                         "%s::tsquery, %s::tsquery[], %s, %s, %s, NULL, NULL)",
-                         (expression, [p.tsquery for p in parts] if bm25 else [], idfs, average,
-                          "bm25" if bm25 else self.ranking))
         pages: dict[str, list[tuple[float, int]]] = {}
-        for fingerprint, page, value in rows:
+        for fingerprint, page, value in self._matching(expression, parts, None, None):
             pages.setdefault(str(fingerprint), []).append((-float(value), int(page)))
         hits = []
         for fingerprint, held in pages.items():
