@@ -14,7 +14,6 @@ layer: the page image already shows them, so painting them again would double th
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,10 +29,10 @@ from pdfdesk.gui import workers
 from pdfdesk.gui.chat_transcript import Turn
 from pdfdesk.gui.note_editor import NoteEditor
 from pdfdesk.gui.pin import ToolRunner, pin_answer, pin_request
+from pdfdesk.gui.serial_writes import SerialWrites
 from pdfdesk.gui.tool_calls import call_tool_in_worker
 from pdfdesk.gui.workers import describe_failure
 from pdfdesk.tools.contract import ToolResult
-from pdfdesk.tools.details import ErrorDetails
 
 log = logging.getLogger(__name__)
 MESSAGE_MS = 8_000
@@ -90,8 +89,7 @@ class ReviewController(QObject):
         self.undo_stack = QUndoStack(self)
         self._docs: dict[int, DocumentNotes] = {}
         self._current: DocumentNotes | None = None
-        self._writes: deque[tuple[Callable[[], Any], Callable[[Any], None]]] = deque()
-        self._writing = False
+        self._writes = SerialWrites(self, lambda details: self._error("Saving the notes failed", details))
         self._batch: list[tuple[DocumentNotes, dict]] = []
         self.editor: NoteEditor | None = None
 
@@ -206,31 +204,7 @@ class ReviewController(QObject):
         found = layer.item(key) if layer is not None else None
         return found or next((i for i in doc.file_items if i.get("id") == key), None)
 
-    # -- the write queue ---------------------------------------------------------------------
-    def _write(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
-        self._writes.append((work, done))
-        self._next_write()
-
-    def _next_write(self) -> None:
-        if self._writing or not self._writes:
-            return
-        work, done = self._writes.popleft()
-        self._writing = True
-
-        def finish(result: Any) -> None:
-            self._writing = False
-            try:
-                done(result)
-            finally:
-                self._next_write()
-
-        def failed(details: ErrorDetails) -> None:
-            self._writing = False
-            self._error("Saving the notes failed", details)
-            self._next_write()
-
-        workers.submit(work, owner=self, on_done=finish, on_error=failed)
-
+    # -- writes ------------------------------------------------------------------------------
     def _call_all(self, calls: Sequence[dict[str, Any]]) -> Callable[[], list[ToolResult]]:
         runner = self._runner
         return lambda: [runner("pdf_annotate", args) for args in calls]
@@ -238,7 +212,7 @@ class ReviewController(QObject):
     @property
     def busy(self) -> bool:
         """Whether a write is under way or queued (tests wait for this to end)."""
-        return self._writing or bool(self._writes) or bool(self._batch)
+        return self._writes.busy or bool(self._batch)
 
     def _error(self, what: str, details: Any, more: int = 0) -> None:
         extra = f" ({more} more failed)" if more else ""
@@ -329,7 +303,7 @@ class ReviewController(QObject):
             if failures:
                 self._error(f"{kind} not saved", failures[0], len(failures) - 1)
 
-        self._write(self._call_all(calls), stored)
+        self._writes.add(self._call_all(calls), stored)
 
     # -- edits -------------------------------------------------------------------------------
     def _show(self, doc: DocumentNotes, items: Sequence[dict], removed: Sequence[str] = ()) -> None:
@@ -358,7 +332,7 @@ class ReviewController(QObject):
             if then is not None and good:
                 then([item for _, item in good])
 
-        self._write(self._call_all(calls), applied)
+        self._writes.add(self._call_all(calls), applied)
 
     def _editable(self, doc: DocumentNotes | None, keys: Sequence[str]) -> list[str]:
         ok = [k for k in keys if not k.startswith(PENDING) and (self.item(k, doc) or {}).get("source") != "pdf"]
@@ -451,4 +425,4 @@ class ReviewController(QObject):
             self.undo_stack.push(_Step(f"Pin answer to {where}", lambda: self._apply(owner, "restore", [key]),
                                        lambda: self._apply(owner, "delete", [key])))
 
-        self._write(lambda: pin_answer(request, runner), pinned)
+        self._writes.add(lambda: pin_answer(request, runner), pinned)
