@@ -138,13 +138,14 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
     if relaxed is not None:
         # pages missing only one of the words come first among the partial ones, in their order
         found = set(ranking.keys)
-        for near in near_queries(parsed):
-            for key in _index_hits(index, near, sections, limit, ranking, partial=True):
+        *nears, loose = index.search_each([*near_queries(parsed), relaxed], granularity, limit)
+        for hits in nears:
+            for key in _recorded(hits, sections, ranking, partial=True):
                 if key not in found:
                     ranking.near.append(key)
                     found.add(key)
         ranking.near.sort(key=lambda key: -ranking.matches[key].score)
-        partial_lists.append(_index_hits(index, relaxed, sections, limit, ranking, partial=True))
+        partial_lists.append(_recorded(loose, sections, ranking, partial=True))
     if scan is not None and scan.partial:
         partial_lists.append(_scan_hits(scan.partial, ranking, partial=True))
     partial = ranking.near + [key for key in _fused(partial_lists) if key not in set(ranking.keys + ranking.near)]
@@ -166,8 +167,14 @@ def _fused(lists: list[list[Key]]) -> list[Key]:
 
 def _index_hits(index: DocumentIndex, parsed: Any, sections: bool, limit: int, ranking: Ranking,
                 partial: bool = False) -> list[Key]:
+    hits = index.search(parsed, "section" if sections else "page", limit)  # may raise IndexDamaged
+    return _recorded(hits, sections, ranking, partial)
+
+
+def _recorded(hits: list[dict[str, Any]], sections: bool, ranking: Ranking, partial: bool = False) -> list[Key]:
+    """The hits' keys, in their order; each hit not met before is recorded as a match."""
     keys: list[Key] = []
-    for hit in index.search(parsed, "section" if sections else "page", limit):  # may raise IndexDamaged
+    for hit in hits:
         key: Key = ("section", hit["key"]) if sections else ("page", hit["page"])
         keys.append(key)
         if key in ranking.matches:

@@ -37,6 +37,7 @@ from whoosh.writing import CLEAR
 from pdfdesk.core import paths
 from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.core.locks import file_lock
+from pdfdesk.index import array_scoring
 from pdfdesk.index.analysis import page_analyzer
 from pdfdesk.index.locks import lock_path
 from pdfdesk.index.postings import PackedPositions
@@ -283,9 +284,22 @@ class DocumentIndex:
     def search(self, query: Query, granularity: str, limit: int) -> list[dict[str, Any]]:
         """Ranked hits (stored fields + score) of one granularity; IndexDamaged when the files
         cannot be read (the damage is reported for the builder)."""
+        return self.search_each([query], granularity, limit)[0]
+
+    def search_each(self, queries: list[Query], granularity: str, limit: int) -> list[list[dict[str, Any]]]:
+        """`search` for each query, with one reader. A query that asks for pages holding some of
+        the words (relaxed), or several queries at once, are scored in arrays, every page at a time
+        (`array_scoring`); a lone query of words a page must all hold is left to Whoosh, which skips
+        the pages that cannot match."""
         kind = SECTIONS if granularity in ("section", "title") else PAGES
         with self._reading(kind) as searcher:
-            return [dict(hit.fields(), score=float(hit.score)) for hit in searcher.search(query, limit=limit)]
+            many = len(queries) > 1 or any(array_scoring.holds_relaxed(query) for query in queries)
+            best = array_scoring.ranked(searcher, queries, limit) if many else None
+            if best is not None:
+                return [[dict(searcher.stored_fields(number), score=score) for number, score in hits]
+                        for hits in best]
+            return [[dict(hit.fields(), score=float(hit.score)) for hit in searcher.search(query, limit=limit)]
+                    for query in queries]
 
     @contextmanager
     def vocabulary(self, granularity: str) -> Iterator[Callable[[str, str], bool]]:
