@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+from functools import lru_cache
 from pathlib import Path
 
 import platformdirs
@@ -70,8 +71,10 @@ def indices_dir() -> Path:
     return app_data_dir() / "indices"
 
 
+@lru_cache(maxsize=1)
 def resources_dir() -> Path:
-    """Bundled resources (the sample PDF, icons): the package `pdfdesk.resources`."""
+    """Bundled resources (the sample PDF, icons): the package `pdfdesk.resources`. Found once: the
+    package does not move while it runs, and every search asks where its model is."""
     import pdfdesk.resources
 
     return Path(pdfdesk.resources.__file__).resolve().parent

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 
 import pymupdf
 
@@ -47,6 +48,24 @@ class PageLayout:
     words: list[tuple[tuple[float, float, float, float], str, str, frozenset[str]]]  # rect, word, lowered, terms
     blocks: list[tuple[tuple[float, float, float, float], str]]
     text: str  # the blocks joined, for snippets and CJK substring search
+
+    @cached_property
+    def by_term(self) -> dict[str, list[int]]:
+        """The positions in `words` of the words holding each index term: a page's hits are looked
+        up, not found by testing each of its words against every query that shows the page."""
+        found: dict[str, list[int]] = {}
+        for at, (_rect, _word, _lowered, terms) in enumerate(self.words):
+            for term in terms:
+                found.setdefault(term, []).append(at)
+        return found
+
+    @cached_property
+    def by_lowered(self) -> dict[str, list[int]]:
+        """The positions in `words` of each word as folded (for prefixes and glued Arabic words)."""
+        found: dict[str, list[int]] = {}
+        for at, (_rect, _word, lowered, _terms) in enumerate(self.words):
+            found.setdefault(lowered, []).append(at)
+        return found
 
 
 _layouts: SharedLRU[tuple[str, int], PageLayout] = SharedLRU(LAYOUT_CACHE_PAGES)
@@ -141,14 +160,17 @@ def hit_rects(page: pymupdf.Page, layout: PageLayout, terms: QueryTerms) -> tupl
             words.extend([needle] * len(found))
     # Arabic words glued together on the page (no spaces in the text layer) hold the typed word inside
     arabic = [needle for needle in terms.needles if has_arabic(needle)]
-    if stems or terms.prefixes:
-        for rect, word, lowered, word_terms in layout.words:
-            if (word_terms & stems or any(lowered.startswith(p) for p in terms.prefixes)
-                    or (arabic and any(needle in lowered for needle in arabic))):
-                rects.append(pymupdf.Rect(rect))
-                words.append(word)
-                if len(rects) >= MAX_RECTS:
-                    break
+    prefixes = terms.prefixes
+    held: set[int] = set()
+    for term in stems & layout.by_term.keys():
+        held.update(layout.by_term[term])
+    if prefixes or (arabic and stems):
+        for lowered, positions in layout.by_lowered.items():
+            if any(lowered.startswith(p) for p in prefixes) or any(needle in lowered for needle in arabic):
+                held.update(positions)
+    for at in sorted(held)[:max(0, MAX_RECTS - len(rects))]:
+        rects.append(pymupdf.Rect(layout.words[at][0]))
+        words.append(layout.words[at][1])
     return rects, words
 
 
@@ -201,8 +223,11 @@ def passage_hits(page: pymupdf.Page, passage: str, style: str, context_chars: in
     layout = page_layout(page, key)
     wanted = [w.lower().strip(_STRIP) for w in passage.split()[:PASSAGE_HIGHLIGHT_WORDS]]
     wanted = [w for w in wanted if w]
-    lowered = [w[2] for w in layout.words]
-    start = next((i for i in range(len(lowered)) if lowered[i:i + 3] == wanted[:3]), None)
+    start = None
+    if wanted:  # where the passage's first three words stand in a row, looked up by the first
+        words = layout.words
+        start = next((at for at in layout.by_lowered.get(wanted[0], [])
+                      if [word[2] for word in words[at:at + 3]] == wanted[:3]), None)
     rects: list[pymupdf.Rect] = []
     if start is not None:
         rects = [pymupdf.Rect(w[0]) for w in layout.words[start:start + len(wanted)]]

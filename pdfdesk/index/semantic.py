@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from pdfdesk.index import embedding
 # 0.14 in Latin); for a transformer 30-word passages would read twice the words, at 80 passages/s.
 STATIC_PASSAGE = (30, 15)        # (words, words shared with the next passage)
 TRANSFORMER_PASSAGE = (120, 30)
+SETTLED_NS = 2_000_000_000  # a chunk folder unchanged this long is known by its time alone (`_settled_signature`)
 CHUNK_PASSAGES = 1024  # about a third of a second of the static model's embedding: the unit a stopped run resumes at
 SEMANTIC_DIR = "semantic"
 
@@ -100,6 +102,7 @@ class SemanticStore:
         self._cache: tuple[tuple[tuple[str, int, int], ...], Any, list[Passage]] | None = None
         self._through = 0  # the last page the cached chunks cover
         self._starts: tuple[list[Passage], Any, list[int]] | None = None  # first row of each page, and its page
+        self._settled: tuple[int, int] | None = None  # the folder's (inode, mtime) when the cache was checked
 
     def _chunks(self) -> list[Path]:
         """Committed chunks: the .json is renamed into place before its .npy (one listing of the
@@ -132,8 +135,7 @@ class SemanticStore:
             self._load()
         except _Damaged as exc:
             return StoreCheck(False, 0, str(exc))
-        chunks = self._chunks()
-        return StoreCheck(True, self._through if chunks else 0)
+        return StoreCheck(True, self._through)
 
     def clear(self) -> None:
         """Drop every chunk (a builder holding the document's build lock redoes them)."""
@@ -164,9 +166,13 @@ class SemanticStore:
         file changes. Raises _Damaged."""
         import numpy as np
 
+        folder = self._folder_signature()
+        if self._cache is not None and folder is not None and folder == self._settled:
+            return self._cache[1], self._cache[2]
         chunks = self._chunks()
         signature = self._signature(chunks)
         if self._cache is not None and self._cache[0] == signature:
+            self._settled = self._settled_signature(folder)
             return self._cache[1], self._cache[2]
         matrices, passages, through, width = [], [], 0, None
         for position, npy in enumerate(chunks, start=1):
@@ -190,7 +196,26 @@ class SemanticStore:
             through = last
         merged = np.vstack(matrices) if matrices else np.zeros((0, 1), dtype=np.float32)
         self._cache, self._through = (signature, merged, passages), through
+        self._settled = self._settled_signature(folder)
         return merged, passages
+
+    def _folder_signature(self) -> tuple[int, int] | None:
+        try:
+            info = os.stat(self.folder)
+        except OSError:
+            return None
+        return info.st_ino, info.st_mtime_ns
+
+    @staticmethod
+    def _settled_signature(folder: tuple[int, int] | None) -> tuple[int, int] | None:
+        """The folder's signature, when it is old enough to be trusted. Chunks are only ever
+        added, renamed into place, or all removed, and each of those changes the folder's time, so
+        an unchanged folder spares every query a listing and a look at each chunk. A folder changed
+        within the last SETTLED_NS is not trusted: its time is kept to the clock's tick, and a
+        second change within one tick would leave it as it was (git treats its index the same way)."""
+        if folder is None or time.time_ns() - folder[1] < SETTLED_NS:
+            return None
+        return folder
 
     def load(self) -> tuple[Any, list[Passage]]:
         """The checked vectors and passages; StoreDamaged when they cannot be used."""

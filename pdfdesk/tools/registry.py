@@ -177,5 +177,10 @@ def _valid_unicode(value: Any) -> Any:
     if isinstance(value, dict):
         return {_valid_text(k) if isinstance(k, str) else k: _valid_unicode(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
+        if all(type(v) in _NUMBERS for v in value):  # a match's rectangles: hundreds per search
+            return list(value)
         return [_valid_unicode(v) for v in value]
     return value
+
+
+_NUMBERS = (int, float, bool)
