@@ -43,10 +43,13 @@ class PageHits:
     excerpt_style: str
 
 
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
 @dataclass(frozen=True)
 class PageLayout:
-    words: list[tuple[tuple[float, float, float, float], str, str, frozenset[str]]]  # rect, word, lowered, terms
-    blocks: list[tuple[tuple[float, float, float, float], str]]
+    words: list[tuple[Box, str, str, frozenset[str]]]  # rect, word, lowered, terms
+    blocks: list[tuple[Box, str]]
     text: str  # the blocks joined, for snippets and CJK substring search
 
     @cached_property
@@ -148,15 +151,15 @@ def _shown(text: str) -> str:
     return unicodedata.normalize("NFKC", text) if has_presentation_forms(text) else text
 
 
-def hit_rects(page: pymupdf.Page, layout: PageLayout, terms: QueryTerms) -> tuple[list[pymupdf.Rect], list[str]]:
+def hit_rects(page: pymupdf.Page, layout: PageLayout, terms: QueryTerms) -> tuple[list[Box], list[str]]:
     """Rectangles of the words (and CJK strings) the query matches on this page, and those words."""
     stems = terms.stems
-    rects: list[pymupdf.Rect] = []
+    rects: list[Box] = []
     words: list[str] = []
     for needle in terms.needles:
         if has_cjk(needle) and needle in layout.text:
             found = page.search_for(needle)[:MAX_RECTS]
-            rects.extend(found)
+            rects.extend((r.x0, r.y0, r.x1, r.y1) for r in found)
             words.extend([needle] * len(found))
     # Arabic words glued together on the page (no spaces in the text layer) hold the typed word inside
     arabic = [needle for needle in terms.needles if has_arabic(needle)]
@@ -169,7 +172,7 @@ def hit_rects(page: pymupdf.Page, layout: PageLayout, terms: QueryTerms) -> tupl
             if any(lowered.startswith(p) for p in prefixes) or any(needle in lowered for needle in arabic):
                 held.update(positions)
     for at in sorted(held)[:max(0, MAX_RECTS - len(rects))]:
-        rects.append(pymupdf.Rect(layout.words[at][0]))
+        rects.append(layout.words[at][0])
         words.append(layout.words[at][1])
     return rects, words
 
@@ -194,13 +197,11 @@ def page_hits(page: pymupdf.Page, terms: QueryTerms, style: str, context_chars: 
     """Hit rectangles and an excerpt for one page."""
     layout = page_layout(page, key)
     rects, hit_words = hit_rects(page, layout, terms)
-    boxes = [(r.x0, r.y0, r.x1, r.y1) for r in rects]
     if style == "paragraph":
         for box, text in layout.blocks:
             if len(text) < MIN_PARAGRAPH_CHARS:
                 continue
-            block = pymupdf.Rect(box)
-            if any(block.intersects(r) for r in boxes):
+            if any(_overlap(box, r) for r in rects):
                 if len(text) <= MAX_PARAGRAPH_CHARS:
                     return PageHits(_as_lists(rects), re.sub(r"[ \t]*\n[ \t]*", " ", text), "paragraph")
                 return PageHits(_as_lists(rects), _snippet(text, _first_hit_offset(text, terms, hit_words),
@@ -210,8 +211,15 @@ def page_hits(page: pymupdf.Page, terms: QueryTerms, style: str, context_chars: 
                     "snippet")
 
 
-def _as_lists(rects: list[pymupdf.Rect]) -> list[list[float]]:
-    return [[round(r.x0, 1), round(r.y0, 1), round(r.x1, 1), round(r.y1, 1)] for r in rects]
+def _as_lists(rects: list[Box]) -> list[list[float]]:
+    return [[round(x0, 1), round(y0, 1), round(x1, 1), round(y1, 1)] for x0, y0, x1, y1 in rects]
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    """Whether two rectangles share an area (as `pymupdf.Rect.intersects`, without making Rects:
+    a search shows hundreds of words)."""
+    return (a[0] < a[2] and a[1] < a[3] and b[0] < b[2] and b[1] < b[3]
+            and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
 
 
 PASSAGE_HIGHLIGHT_WORDS = 25
@@ -228,12 +236,12 @@ def passage_hits(page: pymupdf.Page, passage: str, style: str, context_chars: in
         words = layout.words
         start = next((at for at in layout.by_lowered.get(wanted[0], [])
                       if [word[2] for word in words[at:at + 3]] == wanted[:3]), None)
-    rects: list[pymupdf.Rect] = []
+    rects: list[Box] = []
     if start is not None:
-        rects = [pymupdf.Rect(w[0]) for w in layout.words[start:start + len(wanted)]]
+        rects = [w[0] for w in layout.words[start:start + len(wanted)]]
     if style == "paragraph" and rects:
         for box, text in layout.blocks:
-            if len(text) >= MIN_PARAGRAPH_CHARS and pymupdf.Rect(box).intersects(rects[0]):
+            if len(text) >= MIN_PARAGRAPH_CHARS and _overlap(box, rects[0]):
                 if len(text) <= MAX_PARAGRAPH_CHARS:
                     return PageHits(_as_lists(rects), re.sub(r"[ \t]*\n[ \t]*", " ", text), "paragraph")
                 break

@@ -249,3 +249,40 @@ def test_response_byte_cap_reports_omitted_matches(long_pdf, monkeypatch):
     details = result.details
     assert details["matches_omitted"] > 0 and details["count"] + details["matches_omitted"] == 50
     assert "omitted" in result.text
+
+
+def _age(folder: Path, seconds: float) -> int:
+    """Set the folder's time `seconds` back; returns it (ns)."""
+    import os
+    import time
+
+    when = time.time_ns() - int(seconds * 1e9)
+    os.utime(folder, ns=(when, when))
+    return when
+
+
+def test_a_settled_vector_folder_is_read_again_when_a_chunk_arrives(tmp_path):
+    import numpy as np
+
+    store_ = semantic.SemanticStore(tmp_path)
+    store_.write_chunk([semantic.Passage(1, "a")], np.ones((1, 4), dtype=np.float32), first_page=1, through_page=5)
+    _age(store_.folder, 60)
+    assert store_.pages_done() == 5 and store_.pages_done() == 5  # the second look trusts the folder's time
+    store_.write_chunk([semantic.Passage(6, "b")], np.ones((1, 4), dtype=np.float32), first_page=6, through_page=9)
+    assert store_.pages_done() == 9
+
+
+def test_a_folder_changed_within_a_clock_tick_is_never_trusted_by_its_time(tmp_path):
+    """Two changes inside one tick of the file system's clock leave the folder's time as it was:
+    a folder changed a moment ago is listed again on every look."""
+    import os
+
+    import numpy as np
+
+    store_ = semantic.SemanticStore(tmp_path)
+    store_.write_chunk([semantic.Passage(1, "a")], np.ones((1, 4), dtype=np.float32), first_page=1, through_page=5)
+    moment = _age(store_.folder, 0.1)
+    assert store_.pages_done() == 5
+    store_.write_chunk([semantic.Passage(6, "b")], np.ones((1, 4), dtype=np.float32), first_page=6, through_page=9)
+    os.utime(store_.folder, ns=(moment, moment))  # as if the second chunk came within the same tick
+    assert store_.pages_done() == 9
