@@ -1,4 +1,5 @@
-"""Scoring a relaxed query on every page at once, in arrays as long as the document.
+"""Scoring a relaxed query (and a question's near queries) on every page at once, in arrays as
+long as the document.
 
 A relaxed query takes every page holding any of a question's words, often most of a document.
 Whoosh scores such a query one page at a time, walking a tree of matchers in Python: on a
@@ -6,7 +7,8 @@ Whoosh scores such a query one page at a time, walking a tree of matchers in Pyt
 term's postings are read a block at a time, and the same tree is evaluated on whole arrays: the
 same BM25F score for each term, and the same rules for combining them (a word's best form,
 `relaxed_scoring`'s share of the words a page holds, sums for OR and AND), so pages come out in
-the order, and with the scores, that Whoosh gives them. A part of a query this does not know
+the order, and with the scores, that Whoosh gives them. The near queries (every word but one)
+are scored beside it, each word read once for all of them. A part of a query this does not know
 (a phrase, which needs word positions) is scored by Whoosh's own matcher and joins the arrays;
 a weighting other than BM25F leaves the whole query to Whoosh.
 """

@@ -30,7 +30,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.index import LockError
-from whoosh.query import Query
+from whoosh.query import AndMaybe, Query
 from whoosh.scoring import BM25F
 from whoosh.writing import CLEAR
 
@@ -299,7 +299,7 @@ class DocumentIndex:
                 return [[dict(searcher.stored_fields(number), score=score) for number, score in hits]
                         for hits in best]
             return [[dict(hit.fields(), score=float(hit.score)) for hit in searcher.search(query, limit=limit)]
-                    for query in queries]
+                    if not _holds_nothing(searcher, query) else [] for query in queries]
 
     @contextmanager
     def vocabulary(self, granularity: str) -> Iterator[Callable[[str, str], bool]]:
@@ -353,6 +353,14 @@ class DocumentIndex:
 MAX_OPEN_SEARCHERS = 64
 _searchers: dict[tuple[Path, str], tuple[threading.Lock, Any]] = {}
 _searchers_lock = threading.Lock()
+
+
+def _holds_nothing(searcher: Any, query: Query) -> bool:
+    """Whether the words a query requires are on no page, asked before Whoosh reads the postings
+    of its optional ones: the stop words of a question, on nearly every page. Most questions in
+    one's own words have no page holding all their words."""
+    return isinstance(query, AndMaybe) and not any(query.a.matcher(leaf, leaf.context()).is_active()
+                                                   for leaf, _offset in searcher.leaf_searchers())
 
 
 @contextmanager
