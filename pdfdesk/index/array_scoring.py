@@ -15,6 +15,7 @@ a weighting other than BM25F leaves the whole query to Whoosh.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any
 
@@ -222,9 +223,16 @@ def _postings(reader: Any, field: str, word: bytes) -> tuple[np.ndarray, np.ndar
 _segment_lengths: weakref.WeakKeyDictionary[Any, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
 
 
+_lengths_lock = threading.Lock()  # searches of different documents run on several threads at once
+
+
 def _lengths(reader: Any, field: str) -> np.ndarray:
-    known = _segment_lengths.setdefault(reader, {})
-    if field not in known:
-        known[field] = np.array([reader.doc_field_length(number, field) or 0
-                                 for number in range(reader.doc_count_all())], dtype=np.float64)
-    return known[field]
+    with _lengths_lock:
+        known = _segment_lengths.setdefault(reader, {})
+        found = known.get(field)
+    if found is None:  # read outside the lock: the reader itself is its searcher's alone
+        found = np.array([reader.doc_field_length(number, field) or 0 for number in range(reader.doc_count_all())],
+                         dtype=np.float64)
+        with _lengths_lock:
+            known[field] = found
+    return found
