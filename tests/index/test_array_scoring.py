@@ -134,3 +134,19 @@ def test_a_section_title_weighs_as_its_field_boost_says(tmp_path):
 def test_another_weighting_is_left_to_whoosh(pages_index):
     with pages_index.searcher(weighting=TF_IDF()) as searcher:
         assert array_scoring.ranked(searcher, [Term("text", "payment")], 10) is None
+
+
+def test_a_question_whose_required_words_no_page_holds_is_known_to_match_nothing(pages_index):
+    """Asked before Whoosh reads the postings of its optional stop words; a question whose words
+    a page does hold still runs (and finds what Whoosh finds)."""
+    from whoosh.query import AndMaybe
+
+    from pdfdesk.index.store import _holds_nothing
+
+    stops = Or([Term("text", "the"), Term("text", "of")])
+    with pages_index.searcher(weighting=BM25F()) as searcher:
+        absent = AndMaybe(And([Term("text", "payment"), Term("text", "nosuchword")]), stops)
+        present = AndMaybe(And([Term("text", "payment"), Term("text", "audit")]), stops)
+        assert _holds_nothing(searcher, absent) and not searcher.search(absent, limit=5)
+        assert not _holds_nothing(searcher, present) and searcher.search(present, limit=5)
+        assert not _holds_nothing(searcher, Term("text", "nosuchword"))
