@@ -53,22 +53,28 @@ class PageLayout:
     text: str  # the blocks joined, for snippets and CJK substring search
 
     @cached_property
-    def by_term(self) -> dict[str, list[int]]:
+    def by_term(self) -> dict[str, tuple[int, ...]]:
         """The positions in `words` of the words holding each index term: a page's hits are looked
         up, not found by testing each of its words against every query that shows the page."""
         found: dict[str, list[int]] = {}
         for at, (_rect, _word, _lowered, terms) in enumerate(self.words):
             for term in terms:
                 found.setdefault(term, []).append(at)
-        return found
+        return _settled(found)
 
     @cached_property
-    def by_lowered(self) -> dict[str, list[int]]:
+    def by_lowered(self) -> dict[str, tuple[int, ...]]:
         """The positions in `words` of each word as folded (for prefixes and glued Arabic words)."""
         found: dict[str, list[int]] = {}
         for at, (_rect, _word, lowered, _terms) in enumerate(self.words):
             found.setdefault(lowered, []).append(at)
-        return found
+        return _settled(found)
+
+
+def _settled(positions: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    """Tuples of numbers, which the garbage collector stops tracking (lists it walks on every full
+    collection, and hundreds of cached pages hold a few hundred each)."""
+    return {key: tuple(found) for key, found in positions.items()}
 
 
 _layouts: SharedLRU[tuple[str, int], PageLayout] = SharedLRU(LAYOUT_CACHE_PAGES)
@@ -234,7 +240,7 @@ def passage_hits(page: pymupdf.Page, passage: str, style: str, context_chars: in
     start = None
     if wanted:  # where the passage's first three words stand in a row, looked up by the first
         words = layout.words
-        start = next((at for at in layout.by_lowered.get(wanted[0], [])
+        start = next((at for at in layout.by_lowered.get(wanted[0], ())
                       if [word[2] for word in words[at:at + 3]] == wanted[:3]), None)
     rects: list[Box] = []
     if start is not None:
