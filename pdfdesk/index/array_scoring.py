@@ -96,10 +96,7 @@ class _Segment:
         if type(node) is Term:
             return self._term(node.fieldname, node.text, node.boost)
         if type(node) is Prefix and not node.constantscore:
-            words = [word for word in node._btexts(self.reader) if word]
-            if len(words) == 1:  # Whoosh scores a lone expansion as that term, without the boost
-                return self._term(node.fieldname, words[0], 1.0)
-            return self._summed([Term(node.fieldname, word) for word in words], node.boost, every=False)
+            return self._prefix(node)
         if isinstance(node, WordsOr):
             return self._words(node)
         if (type(node) in (Or, And) or isinstance(node, BestOf)) and len(node.subqueries) == 1:
@@ -117,26 +114,42 @@ class _Segment:
 
     def _term(self, field: str, text: Any, boost: float) -> Scores:
         score, present = self.empty()
+        numbers, scores = self._postings_scored(field, text)
+        score[numbers] = scores * boost if boost != 1.0 else scores
+        present[numbers] = True
+        return score, present
+
+    def _prefix(self, node: Prefix) -> Scores:
+        """The words a prefix starts, summed where a page holds several (a prefix may stand for
+        hundreds of words: each is added in place, none kept apart)."""
+        words = [word for word in node._btexts(self.reader) if word]
+        if len(words) == 1:  # Whoosh scores a lone expansion as that term, without the boost
+            return self._term(node.fieldname, words[0], 1.0)
+        score, present = self.empty()
+        for word in words:
+            numbers, scores = self._postings_scored(node.fieldname, word)
+            score[numbers] += scores
+            present[numbers] = True
+        return (score * node.boost if node.boost != 1.0 else score), present
+
+    def _postings_scored(self, field: str, text: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The documents holding a term, and its BM25F score in each, as Whoosh's scorer gives it."""
+        nothing = (np.zeros(0, dtype=np.int64), np.zeros(0))
         if field not in self.top.schema:
-            return score, present
-        kind = self.top.schema[field]
+            return nothing
         try:
-            word = kind.to_bytes(text)
+            word = self.top.schema[field].to_bytes(text)
         except ValueError:
-            return score, present
+            return nothing
         if (field, word) not in self.reader:
-            return score, present
+            return nothing
         numbers, weights = _postings(self.reader, field, word)
         lengths = _lengths(self.reader, field)[numbers]
         idf = self.top.idf(field, word)
         average = self.top.avg_field_length(field) or 1
         b = self.weighting._field_B.get(field, self.weighting.B)
         k1 = self.weighting.K1
-        score[numbers] = idf * ((weights * (k1 + 1)) / (weights + k1 * ((1 - b) + b * lengths / average)))
-        if boost != 1.0:
-            score[numbers] *= boost
-        present[numbers] = True
-        return score, present
+        return numbers, idf * ((weights * (k1 + 1)) / (weights + k1 * ((1 - b) + b * lengths / average)))
 
     def _summed(self, parts: list[Query], boost: float, every: bool) -> Scores:
         if not parts:

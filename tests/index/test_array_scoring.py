@@ -150,3 +150,19 @@ def test_a_question_whose_required_words_no_page_holds_is_known_to_match_nothing
         assert _holds_nothing(searcher, absent) and not searcher.search(absent, limit=5)
         assert not _holds_nothing(searcher, present) and searcher.search(present, limit=5)
         assert not _holds_nothing(searcher, Term("text", "nosuchword"))
+
+
+def test_a_prefix_standing_for_hundreds_of_words_scores_as_whoosh_scores_it(tmp_path):
+    from whoosh.query import Prefix
+
+    index = whoosh_index.create_in(str(tmp_path), build_schema(PAGES), PAGES)
+    rng = random.Random(3)
+    writer = index.writer()
+    for number in range(1, 81):
+        words = [f"pre{rng.randrange(400):03d}" for _ in range(rng.randint(1, 30))] + rng.choices(WORDS, k=20)
+        writer.add_document(key=f"p:{number}", page=number, text=" ".join(words))
+    writer.commit()
+    with index.searcher(weighting=BM25F()) as searcher:
+        query = WordsOr([Prefix("text", "pre", boost=0.5, constantscore=False), Term("text", "payment")])
+        assert len(list(searcher.reader().expand_prefix("text", "pre"))) > 300
+        _same_ranking(_whoosh(searcher, query, 80), array_scoring.ranked(searcher, [query], 80)[0])
