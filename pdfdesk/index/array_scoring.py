@@ -234,8 +234,6 @@ def _postings(reader: Any, field: str, word: bytes) -> tuple[np.ndarray, np.ndar
 # Each segment's field lengths, read once for as long as its reader lives (a segment's files
 # never change; a commit makes new readers).
 _segment_lengths: weakref.WeakKeyDictionary[Any, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
-
-
 _lengths_lock = threading.Lock()  # searches of different documents run on several threads at once
 
 
