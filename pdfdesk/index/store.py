@@ -37,7 +37,6 @@ from whoosh.writing import CLEAR
 from pdfdesk.core import paths
 from pdfdesk.core.atomic import write_json_atomically
 from pdfdesk.core.locks import file_lock
-from pdfdesk.index import array_scoring
 from pdfdesk.index.analysis import page_analyzer
 from pdfdesk.index.locks import lock_path
 from pdfdesk.index.postings import PackedPositions
@@ -291,6 +290,9 @@ class DocumentIndex:
         the words (relaxed), or several queries at once, are scored in arrays, every page at a time
         (`array_scoring`); a lone query of words a page must all hold is left to Whoosh, which skips
         the pages that cannot match."""
+        # numpy, only once a search runs: a tool worker that never searches stays 120 MB smaller
+        from pdfdesk.index import array_scoring
+
         kind = SECTIONS if granularity in ("section", "title") else PAGES
         with self._reading(kind) as searcher:
             many = len(queries) > 1 or any(array_scoring.holds_relaxed(query) for query in queries)

@@ -133,3 +133,15 @@ def test_the_call_deadline_follows_the_config():
     assert tool_call_timeout("pdf_render_page", config) == 7
     assert tool_call_timeout("pdf", config) == 30  # three model requests
     assert tool_call_timeout("pdf", config.replace(tool_timeout_s=90)) == 90
+
+
+def test_a_worker_loads_every_tool_without_numpy():
+    """numpy (and the BLAS it brings, about 120 MB of address space) loads only once a search or
+    an embedding runs: a worker that renders or extracts text stays within a tight memory limit."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from pdfdesk.tools.registry import all_tools; all_tools(); "
+            "print('numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "False"
