@@ -60,7 +60,7 @@ class PageLayout:
         for at, (_rect, _word, _lowered, terms) in enumerate(self.words):
             for term in terms:
                 found.setdefault(term, []).append(at)
-        return _settled(found)
+        return _frozen_positions(found)
 
     @cached_property
     def by_lowered(self) -> dict[str, tuple[int, ...]]:
@@ -68,10 +68,10 @@ class PageLayout:
         found: dict[str, list[int]] = {}
         for at, (_rect, _word, lowered, _terms) in enumerate(self.words):
             found.setdefault(lowered, []).append(at)
-        return _settled(found)
+        return _frozen_positions(found)
 
 
-def _settled(positions: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+def _frozen_positions(positions: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
     """Tuples of numbers, which the garbage collector stops tracking (lists it walks on every full
     collection, and hundreds of cached pages hold a few hundred each)."""
     return {key: tuple(found) for key, found in positions.items()}

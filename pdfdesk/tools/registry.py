@@ -171,6 +171,9 @@ def _valid_text(text: str) -> str:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
+_NUMBERS = (int, float, bool)
+
+
 def _valid_unicode(value: Any) -> Any:
     if isinstance(value, str):
         return _valid_text(value)
@@ -181,6 +184,3 @@ def _valid_unicode(value: Any) -> Any:
             return list(value)
         return [_valid_unicode(v) for v in value]
     return value
-
-
-_NUMBERS = (int, float, bool)
