@@ -53,6 +53,18 @@ def has_cjk(text: str) -> bool:
     return _CJK_CHAR.search(text) is not None
 
 
+@lru_cache(maxsize=4)
+def _word_pattern(unspaced: int) -> re.Pattern[str]:
+    return re.compile(f"[{_UNSPACED}]{{1,{unspaced}}}|[^\\s{_UNSPACED}]+")
+
+
+def word_spans(text: str, unspaced: int) -> list[tuple[int, int]]:
+    """(start, end) of each word of `text`: runs between spaces, except that a run of a script
+    written without spaces, which has no spaces to count its words by (a Chinese line is one run),
+    is cut into pieces of `unspaced` characters."""
+    return [match.span() for match in _word_pattern(unspaced).finditer(text)]
+
+
 def _word_end_letters() -> frozenset[str]:
     """Arabic presentation forms that end a word: the final or isolated shape of a letter that
     joins on both sides (a letter that would have joined the next one had it been in the word)."""

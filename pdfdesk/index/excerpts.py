@@ -44,11 +44,12 @@ class PageHits:
 
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+LayoutWord = tuple[Box, str, str, frozenset[str]]  # rect, word, lowered, terms
 
 
 @dataclass(frozen=True)
 class PageLayout:
-    words: list[tuple[Box, str, str, frozenset[str]]]  # rect, word, lowered, terms
+    words: list[LayoutWord]
     blocks: list[tuple[Box, str]]
     text: str  # the blocks joined, for snippets and CJK substring search
 
@@ -231,6 +232,16 @@ def _overlap(a: Box, b: Box) -> bool:
 PASSAGE_HIGHLIGHT_WORDS = 25
 
 
+def _continues(following: list[LayoutWord], wanted: list[str]) -> bool:
+    """Whether the words after a passage's first one are its second and third (the passage's last
+    word may be the start of a longer one)."""
+    expected = wanted[1:3]
+    if len(following) < len(expected):
+        return False
+    return all(word[2] == text or (position == len(wanted) - 1 and word[2].startswith(text))
+               for position, (word, text) in enumerate(zip(following, expected, strict=False), start=1))
+
+
 def passage_hits(page: pymupdf.Page, passage: str, style: str, context_chars: int,
                  key: tuple[str, int] | None = None) -> PageHits:
     """A meaning-based match: highlight the passage's opening words; excerpt its paragraph."""
@@ -242,6 +253,9 @@ def passage_hits(page: pymupdf.Page, passage: str, style: str, context_chars: in
         words = layout.words
         start = next((at for at in layout.by_lowered.get(wanted[0], ())
                       if [word[2] for word in words[at:at + 3]] == wanted[:3]), None)
+        if start is None:  # Chinese or Japanese passages start and end inside a line, which is one word
+            start = next((at for at, word in enumerate(words)
+                          if word[2].endswith(wanted[0]) and _continues(words[at + 1:at + 3], wanted)), None)
     rects: list[Box] = []
     if start is not None:
         rects = [w[0] for w in layout.words[start:start + len(wanted)]]

@@ -2,6 +2,7 @@
 small offline MiniLM in ../shared/models)."""
 
 import itertools
+import re
 from pathlib import Path
 
 import pymupdf
@@ -9,7 +10,8 @@ import pytest
 
 from pdfdesk.core.config import Config, set_config
 from pdfdesk.core.documents import open_pdf
-from pdfdesk.index import embedding, semantic
+from pdfdesk.index import analysis, embedding, semantic
+from pdfdesk.index.excerpts import passage_hits
 from pdfdesk.index.builder import Target, build_index, build_vectors, vectors_pending
 from pdfdesk.index.store import DocumentIndex
 from pdfdesk.tools import call_tool
@@ -79,6 +81,43 @@ def test_passages_overlap_and_cover_the_page():
     assert covered == set(words)
     assert semantic.passages_of_page(1, "   ") == []
     assert len(semantic.passages_of_page(1, "short page")) == 1
+
+
+CHINESE_LINES = [f"第{i}条规定水稻病害识别系统的数据采集方法与模型训练过程以及部署要求" for i in range(24)]
+
+
+def test_a_chinese_page_is_cut_into_passages_of_words_not_of_whole_lines():
+    text = "\n".join(CHINESE_LINES)  # each line is one run without spaces
+    single_spaced = re.sub(r"\s+", " ", text)
+    size, overlap = semantic.STATIC_PASSAGE
+    passages = semantic.passages_of_page(4, text)
+    # counted by lines, 24 of them made one passage; counted by pieces of two characters, many
+    assert len(passages) > 10
+    for passage in passages:
+        assert passage.text in single_spaced  # the page's own text: no space put between characters
+        assert len(analysis.word_spans(passage.text, semantic.UNSPACED_WORD)) <= size
+    assert single_spaced.startswith(passages[0].text) and single_spaced.endswith(passages[-1].text)
+    for before, after in itertools.pairwise(passages):  # each picks up where the last leaves off
+        assert before.text[-overlap:] == after.text[:overlap] or after.text[:overlap] in before.text
+    # a transformer reads 256 tokens: its passages of Chinese must fit, not run to a whole page
+    longest = max(len(p.text) for p in semantic.passages_of_page(4, text, semantic.TRANSFORMER_PASSAGE))
+    assert longest <= semantic.TRANSFORMER_PASSAGE[0] * semantic.UNSPACED_WORD + len(CHINESE_LINES)
+
+
+def test_a_meaning_match_starting_inside_a_chinese_line_highlights_where_it_starts(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for row, line in enumerate(CHINESE_LINES[:12]):
+        page.insert_text((40, 60 + 22 * row), line, fontname="china-s", fontsize=11)
+    doc.save(tmp_path / "zh.pdf")
+    with pymupdf.open(tmp_path / "zh.pdf") as reopened:
+        page = reopened[0]
+        passages = semantic.passages_of_page(1, page.get_text())
+        inside = next(p for p in passages[1:] if not any(p.text.startswith(line) for line in CHINESE_LINES))
+        hits = passage_hits(page, inside.text, "snippet", 80)
+        first_line = next(row for row, line in enumerate(CHINESE_LINES) if line.endswith(inside.text.split()[0]))
+        assert hits.rects, "the passage's opening words are highlighted"
+        assert hits.rects[0][1] == pytest.approx(60 + 22 * first_line - 11, abs=6)  # on the line it starts in
 
 
 def test_nearest_passages_come_with_how_far_each_page_stands_out(tmp_path, monkeypatch):
