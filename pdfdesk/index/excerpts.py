@@ -18,7 +18,7 @@ from functools import cached_property
 import pymupdf
 
 from pdfdesk.core.lru import SharedLRU
-from pdfdesk.core.text import text_page
+from pdfdesk.core.text import passage_rects, text_page
 from pdfdesk.index.analysis import analyze, fold, has_arabic, has_cjk, has_presentation_forms
 from pdfdesk.index.page_text import (
     PageTextStore,
@@ -44,12 +44,11 @@ class PageHits:
 
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
-LayoutWord = tuple[Box, str, str, frozenset[str]]  # rect, word, lowered, terms
 
 
 @dataclass(frozen=True)
 class PageLayout:
-    words: list[LayoutWord]
+    words: list[tuple[Box, str, str, frozenset[str]]]  # rect, word, lowered, terms
     blocks: list[tuple[Box, str]]
     text: str  # the blocks joined, for snippets and CJK substring search
 
@@ -232,16 +231,6 @@ def _overlap(a: Box, b: Box) -> bool:
 PASSAGE_HIGHLIGHT_WORDS = 25
 
 
-def _continues(following: list[LayoutWord], wanted: list[str]) -> bool:
-    """Whether the words after a passage's first one are its second and third (the passage's last
-    word may be the start of a longer one)."""
-    expected = wanted[1:3]
-    if len(following) < len(expected):
-        return False
-    return all(word[2] == text or (position == len(wanted) - 1 and word[2].startswith(text))
-               for position, (word, text) in enumerate(zip(following, expected, strict=False), start=1))
-
-
 def passage_hits(page: pymupdf.Page, passage: str, style: str, context_chars: int,
                  key: tuple[str, int] | None = None) -> PageHits:
     """A meaning-based match: highlight the passage's opening words; excerpt its paragraph."""
@@ -253,12 +242,11 @@ def passage_hits(page: pymupdf.Page, passage: str, style: str, context_chars: in
         words = layout.words
         start = next((at for at in layout.by_lowered.get(wanted[0], ())
                       if [word[2] for word in words[at:at + 3]] == wanted[:3]), None)
-        if start is None:  # Chinese or Japanese passages start and end inside a line, which is one word
-            start = next((at for at, word in enumerate(words)
-                          if word[2].endswith(wanted[0]) and _continues(words[at + 1:at + 3], wanted)), None)
     rects: list[Box] = []
     if start is not None:
         rects = [w[0] for w in layout.words[start:start + len(wanted)]]
+    elif wanted:  # not at a word's start (Chinese or Japanese passages begin inside a line): MuPDF's search
+        rects = passage_rects(page, passage)
     if style == "paragraph" and rects:
         for box, text in layout.blocks:
             if len(text) >= MIN_PARAGRAPH_CHARS and _overlap(box, rects[0]):
