@@ -96,7 +96,7 @@ Installed-Size: ${installed_kb}
 Depends: ${depends}
 Recommends: tesseract-ocr, tesseract-ocr-eng, tesseract-ocr-osd, tesseract-ocr-deu, tesseract-ocr-fra,
  tesseract-ocr-spa, tesseract-ocr-ita, tesseract-ocr-por, tesseract-ocr-rus, tesseract-ocr-chi-sim,
- tesseract-ocr-jpn, tesseract-ocr-ara, xdg-utils
+ tesseract-ocr-jpn, tesseract-ocr-ara, mythes-ru, mythes-ar, xdg-utils
 Section: text
 Priority: optional
 Description: desktop workbench for reviewing PDFs with an embedded agent

@@ -6,12 +6,15 @@ cd "$(dirname "$0")/.."
 
 # Qt's xcb/offscreen platforms need these shared libraries (Qt 6.5+ refuses to start on X11 without
 # libxcb-cursor0). Tesseract recognises scanned pages: with its orientation and script data (osd)
-# and the language data of the common languages (about 35 MB together).
+# and the language data of the common languages (about 35 MB together). The Russian and Arabic
+# thesauri (LibreOffice's, 3.5 MB) let `auto` search find pages that say a question's words in
+# other words, in the scripts the built-in model cannot read.
 OCR_LANGUAGES=(eng osd deu fra spa ita por rus chi-sim jpn ara)
+THESAURI=(mythes-ru mythes-ar)
 SYSTEM_PACKAGES=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0
                  libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
                  libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxcb-xfixes0
-                 tesseract-ocr "${OCR_LANGUAGES[@]/#/tesseract-ocr-}")
+                 tesseract-ocr "${OCR_LANGUAGES[@]/#/tesseract-ocr-}" "${THESAURI[@]}")
 
 pick_python() {
     for candidate in python3.13 python3.12 python3.11 python3; do

@@ -29,7 +29,7 @@ from pdfdesk.index.matches import PAGE, SECTION, Match
 from pdfdesk.index.outline_placing import outline_entries, place_on_lines
 from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.page_lines import page_lines
-from pdfdesk.index.paragraphs import paragraph_shares, question_terms, term_weights
+from pdfdesk.index.paragraphs import paragraph_shares, question_synonyms, question_terms, weights_and_credit
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
@@ -266,9 +266,10 @@ def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, 
     looked_at = [key for key, _ in partial] + meaning.keys[:MEANING_CANDIDATES]
     nearest = meaning.nearest
     standout = {key: nearest.standout(key[1]) for key in strict + looked_at} if nearest is not None else {}
-    together = _paragraph_shares(target, index, query, [key[1] for key in looked_at])
+    reads = embedding.reads(query)
+    together = _paragraph_shares(target, index, query, [key[1] for key in looked_at], reads)
     chosen = []
-    weight = MEANING_WEIGHT * embedding.reads(query)
+    weight = MEANING_WEIGHT * reads
     for key, found_by in keyword_first(strict, partial, meaning.keys, limit, standout, together, weight):
         match = keyword.matches.get(key) or meaning.matches[key]
         if found_by == "both":
@@ -283,13 +284,19 @@ def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, 
     return chosen
 
 
-def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: list[int]) -> dict[Key, float]:
+def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: list[int],
+                      reads: float) -> dict[Key, float]:
     """For each page, the share of the query's weight (its words' rarity in this document) that
-    one of its paragraphs holds."""
+    one of its paragraphs holds, synonyms counting where the model reads less than half of the
+    query (`reads`)."""
     if not pages:
         return {}
-    weights = term_weights(*index.page_frequencies(question_terms(query)))
-    return {("page", number): share for number, share in paragraph_shares(target.fingerprint, pages, weights).items()}
+    terms = question_terms(query)
+    synonyms = question_synonyms(query, terms, reads)
+    counts, frequencies = index.page_frequencies(terms + sorted(set().union(*synonyms.values())))
+    weights, credit = weights_and_credit(counts, frequencies, terms, synonyms, reads)
+    return {("page", number): share
+            for number, share in paragraph_shares(target.fingerprint, pages, weights, credit).items()}
 
 
 def decorate_matches(target: Target, chosen: list[Match], query: str, style: str, context: int) -> None:

@@ -1,0 +1,158 @@
+"""Synonyms from installed thesauri: compiling the MyThes format, choosing files by script, and what a
+synonym counts for when `auto` orders pages a model cannot read."""
+
+import os
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pdfdesk.index import paragraphs, thesaurus
+from pdfdesk.index.analysis import analyze
+from pdfdesk.tools import call_tool
+from tests.index.test_semantic import build
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+DEBIAN_RUSSIAN = Path("/usr/share/mythes/th_ru_RU_v2.dat")
+
+RUSSIAN = """UTF-8
+залог|2
+(синоним)|заклад|обеспечение|брать в наем
+(сходный термин)|гарантия
+договор|1
+(синоним)|соглашение|контракт
+"""
+ENGLISH = """UTF-8
+pledge|1
+(noun)|deposit|security
+"""
+
+
+def term(word: str) -> str:
+    (only,) = analyze(word)
+    return only
+
+
+@pytest.fixture
+def thesauri(tmp_path, monkeypatch) -> Path:
+    """A folder of thesauri in place of the system's, and no thesaurus compiled in this process."""
+    folder = tmp_path / "mythes"
+    folder.mkdir()
+    monkeypatch.setenv("PDFDESK_THESAURI", str(folder))
+    monkeypatch.setattr(thesaurus, "_compiled", {})
+    return folder
+
+
+def test_compiling_keeps_single_words_as_index_terms():
+    compiled = thesaurus.compile_mythes(RUSSIAN)
+    assert compiled[term("залог")] == sorted({term("заклад"), term("обеспечение"), term("гарантия")})
+    assert compiled[term("договор")] == sorted({term("соглашение"), term("контракт")})
+    assert all(" " not in synonym for synonyms in compiled.values() for synonym in synonyms)  # no phrase
+
+
+def test_vowelled_arabic_synonyms_are_words_not_letters():
+    compiled = thesaurus.compile_mythes("UTF-8\nسقّم|1\n(فعل)|مَرَض|اِعْتَلَّ\n")
+    (synonyms,) = compiled.values()
+    assert all(len(synonym) >= 3 for synonym in synonyms) and term("مرض") in synonyms
+
+
+def test_damaged_entries_are_skipped_not_fatal():
+    text = "UTF-8\nзалог|x\n(синоним)|заклад\nдоговор|99999999\n(синоним)|соглашение\n|\n"
+    compiled = thesaurus.compile_mythes(text)
+    assert compiled == {term("договор"): [term("соглашение")]}
+
+
+def test_files_are_chosen_by_script_and_by_what_the_model_cannot_read(thesauri):
+    (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
+    (thesauri / "th_en_US_v2.dat").write_text(ENGLISH, encoding="utf-8")
+    (thesauri / "th_ru_RU_copy.dat").symlink_to(thesauri / "th_ru_RU_v2.dat")  # one file under two names
+    os.mkfifo(thesauri / "waiting.dat")  # never opened: a FIFO would block the search forever
+    asked: list[str] = []
+
+    def wanted(sample: str) -> bool:
+        asked.append(sample)
+        return True
+
+    found = thesaurus.related_terms([term("залог"), term("торгах")], "CYRILLIC", wanted)
+    assert found == {term("залог"): frozenset({term("заклад"), term("обеспечение"), term("гарантия")})}
+    assert len(asked) == 1  # the symlink is the same file; the English one is of another script
+    assert thesaurus.related_terms([term("pledge")], "LATIN", lambda sample: False) == {}
+    compiled = {path.name.split("-")[0] for path in (Path(os.environ["PDFDESK_HOME"]) / "thesauri").iterdir()}
+    assert compiled == {"th_ru_RU_v2"}  # a declined file is never compiled
+
+
+def test_a_compiled_thesaurus_is_read_back_and_made_again_when_the_file_changes(thesauri, monkeypatch):
+    source = thesauri / "th_ru_RU_v2.dat"
+    source.write_text(RUSSIAN, encoding="utf-8")
+    thesaurus.related_terms([term("залог")], "CYRILLIC", lambda sample: True)
+    calls: list[int] = []
+    real = thesaurus.compile_mythes
+    monkeypatch.setattr(thesaurus, "compile_mythes", lambda text: calls.append(1) or real(text))
+    monkeypatch.setattr(thesaurus, "_compiled", {})
+    assert thesaurus.related_terms([term("залог")], "CYRILLIC", lambda sample: True)
+    assert calls == []  # read from the compiled copy
+    source.write_text(RUSSIAN.replace("заклад|", "ручательство|"), encoding="utf-8")
+    os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 1_000_000_000))
+    monkeypatch.setattr(thesaurus, "_compiled", {})
+    found = thesaurus.related_terms([term("залог")], "CYRILLIC", lambda sample: True)
+    assert term("ручательство") in found[term("залог")]
+    assert calls == [1]
+
+
+def test_no_thesaurus_installed_gives_no_synonyms(thesauri):
+    assert thesaurus.related_terms([term("залог")], "CYRILLIC", lambda sample: True) == {}
+
+
+def test_the_installed_russian_thesaurus_is_read():
+    """The real Debian file (mythes-ru, which the set-up installs)."""
+    if not DEBIAN_RUSSIAN.is_file():
+        pytest.fail(f"{DEBIAN_RUSSIAN} is missing: scripts/bootstrap.sh installs mythes-ru")
+    thesaurus._compiled.pop("CYRILLIC", None)
+    found = thesaurus.related_terms([term("залог")], "CYRILLIC", lambda sample: True)
+    assert term("обеспечение") in found[term("залог")]
+
+
+def test_a_synonym_counts_for_a_word_the_document_lacks_and_never_for_more_than_the_word():
+    terms = [term("залог"), term("торгах")]
+    synonyms = {term("залог"): frozenset({term("обеспечение"), term("гарантия")})}
+    frequencies = {term("торгах"): 3, term("обеспечение"): 1, term("гарантия"): 20}
+    weights, credit = paragraphs.weights_and_credit(20, frequencies, terms, synonyms, reads=0.0)
+    assert term("залог") in weights  # on no page, yet the question's: it stands for its synonyms
+    rare, common = credit[term("залог")][term("обеспечение")], credit[term("залог")][term("гарантия")]
+    assert 0 < common < rare <= weights[term("залог")]
+    assert paragraphs.question_synonyms("какой залог", terms, reads=0.9) == {}  # a model that reads it decides
+
+
+@pytest.fixture
+def tenders_pdf(tmp_path) -> Path:
+    """Two pages alike but for one word: the second says what the question calls a "залог" in
+    another word; the rest of the regulation is about other things."""
+    lines = ["Для участия в торгах участник вносит уведомление до начала подачи заявок.",
+             "Для участия в торгах участник вносит обеспечение до начала подачи заявок.",
+             "Комиссия рассматривает заявки в течение десяти рабочих дней.",
+             "Протокол подписывают все члены комиссии и размещают на сайте.",
+             "Договор заключают не ранее чем через десять дней после протокола."]
+    doc = pymupdf.open()
+    for line in lines:
+        page = doc.new_page()
+        page.insert_font(fontname="dv", fontfile=str(DEJAVU))
+        page.insert_text((72, 100), line, fontname="dv", fontsize=11)
+    path = tmp_path / "tenders.pdf"
+    doc.save(path)
+    return path
+
+
+def test_auto_brings_up_the_page_that_says_the_question_in_other_words(builtin_model, tenders_pdf, thesauri):
+    """The built-in model cannot read Russian; the thesaurus lifts the page holding a synonym of the
+    question's word above its twin. Without the thesaurus the twins stay in keyword order."""
+    build(tenders_pdf)
+    query = "какой залог нужно внести, чтобы участвовать в торгах"
+    ask = {"path": str(tenders_pdf), "query": query}
+    keyword = [m["page"] for m in call_tool("pdf_search", {**ask, "mode": "keyword"}).details["matches"]]
+    assert keyword[:2] == [1, 2]
+    assert [m["page"] for m in call_tool("pdf_search", ask).details["matches"]][:2] == [1, 2]
+    (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
+    thesaurus._compiled.clear()
+    auto = call_tool("pdf_search", ask).details
+    assert auto["mode_used"] == "hybrid" and [m["page"] for m in auto["matches"]][:2] == [2, 1]
+    assert auto["matches"][0]["found_by"] == "keyword"  # found by words and their synonyms, not by meaning
