@@ -98,7 +98,7 @@ def _by_evidence(query: str, ranking: LibraryRanking, partial: list[Hit], limit:
     synonyms = question_synonyms(query, terms, reads)
     looked_up = terms + sorted(set().union(*synonyms.values()))
     frequencies = {fingerprint: backend.page_frequencies(fingerprint, looked_up) for fingerprint in pages}
-    held = {term for _pages, counts in frequencies.values() for term in terms if counts.get(term, 0) > 0}
+    held = {term for _pages, counts in frequencies.values() for term in looked_up if counts.get(term, 0) > 0}
     together: dict[Key, float] = {}
     standout: dict[Key, float] = {}
     for fingerprint, numbers in pages.items():

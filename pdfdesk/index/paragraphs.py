@@ -101,12 +101,13 @@ def weights_and_credit(pages: int, frequencies: Mapping[str, int], terms: list[s
                        synonyms: Mapping[str, frozenset[str]], reads: float,
                        counted: Collection[str] = ()) -> tuple[dict[str, float], Credit]:
     """The question's term weights (`term_weights`) and what each synonym of a term counts for
-    in a paragraph lacking the term. `frequencies` holds the terms' and the synonyms' page counts."""
+    in a paragraph lacking the term. `frequencies` holds the terms' and the synonyms' page counts;
+    `counted` (terms or synonyms another document holds) count here as on none of the pages."""
     weights = term_weights(pages, {term: frequencies.get(term, 0) for term in terms}, counted)
     scale = RELATED_WEIGHT * (1.0 - reads)
     credit: Credit = {}
     for term, related in synonyms.items():
-        own = term_weights(pages, {synonym: frequencies.get(synonym, 0) for synonym in related})
+        own = term_weights(pages, {synonym: frequencies.get(synonym, 0) for synonym in related}, counted)
         if scale <= 0.0 or not own:
             continue
         if term not in weights:  # a word the document never uses stands for its synonyms that it does

@@ -95,7 +95,7 @@ def _files_of(script: str, wanted: Callable[[str], bool]) -> list[Path]:
                 sample = _head_words(real)
                 if script_of(sample) == script and wanted(sample):
                     found[real] = real
-            except OSError:
+            except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
                 continue
     return list(found.values())
 
@@ -125,7 +125,8 @@ def _compiled_file(path: Path) -> dict[str, list[str]]:
     cache = app_data_dir() / "thesauri" / f"{path.stem}-{key}.json"
     try:
         loaded = json.loads(cache.read_text(encoding="utf-8"))
-        if isinstance(loaded, dict):
+        if isinstance(loaded, dict) and all(isinstance(synonyms, list) and all(isinstance(x, str) for x in synonyms)
+                                            for synonyms in loaded.values()):
             return loaded
     except (OSError, ValueError):
         pass

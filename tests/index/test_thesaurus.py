@@ -99,6 +99,17 @@ def test_a_compiled_thesaurus_is_read_back_and_made_again_when_the_file_changes(
     assert calls == [1]
 
 
+def test_a_garbled_compiled_copy_or_a_symlink_loop_is_not_fatal(thesauri):
+    (thesauri / "loop.dat").symlink_to(thesauri / "loop.dat")
+    (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
+    thesaurus.related_terms([term("залог")], "CYRILLIC", lambda sample: True)
+    (compiled,) = (Path(os.environ["PDFDESK_HOME"]) / "thesauri").iterdir()
+    compiled.write_text('{"' + term("залог") + '": "обеспечение"}', encoding="utf-8")  # a string, not a list
+    thesaurus._compiled.clear()
+    found = thesaurus.related_terms([term("залог")], "CYRILLIC", lambda sample: True)
+    assert found[term("залог")] == {term("заклад"), term("обеспечение"), term("гарантия")}  # compiled again
+
+
 def test_no_thesaurus_installed_gives_no_synonyms(thesauri):
     assert thesaurus.related_terms([term("залог")], "CYRILLIC", lambda sample: True) == {}
 
@@ -156,3 +167,40 @@ def test_auto_brings_up_the_page_that_says_the_question_in_other_words(builtin_m
     auto = call_tool("pdf_search", ask).details
     assert auto["mode_used"] == "hybrid" and [m["page"] for m in auto["matches"]][:2] == [2, 1]
     assert auto["matches"][0]["found_by"] == "keyword"  # found by words and their synonyms, not by meaning
+
+
+def test_the_library_credits_synonyms_the_same_way(tmp_path, thesauri):
+    """Across documents too: the page of the document that says "обеспечение" comes above its twin
+    in another document once the thesaurus is there, as it did not before."""
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.index.library import Library
+    from pdfdesk.index.library_backend import library_backend
+    from pdfdesk.index.library_search import rank
+
+    other = ["Комиссия рассматривает заявки в течение десяти рабочих дней.",
+             "Протокол подписывают все члены комиссии и размещают на сайте."]
+    paths = []
+    for name, line in (("notice.pdf", "Для участия в торгах участник вносит уведомление о торгах."),
+                       ("security.pdf", "Для участия в торгах участник вносит обеспечение.")):
+        doc = pymupdf.open()
+        for text in [line, *other]:
+            page = doc.new_page()
+            page.insert_font(fontname="dv", fontfile=str(DEJAVU))
+            page.insert_text((72, 100), text, fontname="dv", fontsize=11)
+        doc.save(tmp_path / name)
+        paths.append(tmp_path / name)
+    Library().add([str(path) for path in paths])
+    Library().process()
+    names = {}
+    for path in paths:
+        with open_pdf(str(path)) as opened:
+            names[opened.fingerprint] = path.name
+
+    def first_two() -> list[str]:
+        hits = rank("какой залог нужно внести в торгах", 10, backend=library_backend(), by_evidence=True).hits
+        return [names[hit.fingerprint] for hit in hits if hit.page == 1][:2]
+
+    assert first_two() == ["notice.pdf", "security.pdf"]  # it says "торгах" twice
+    (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
+    thesaurus._compiled.clear()
+    assert first_two() == ["security.pdf", "notice.pdf"]
