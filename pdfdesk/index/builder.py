@@ -21,11 +21,13 @@ from pdfdesk.index.outline_placing import outline_starts
 from pdfdesk.index.page_lines import Line, page_lines
 from pdfdesk.index.library_fts import SqliteLibrary
 from pdfdesk.index.library_backend import sections_to_team
+from pdfdesk.index.paragraphs import prepare_synonyms
 from pdfdesk.index.page_text import OCR, SCANNED, PageText, PageTextStore, SectionText, Word, extract_page, stored_texts
 from pdfdesk.index.sections import SectionStart, split_sections
 from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
 
 BATCH_PAGES = 250
+SYNONYM_SAMPLE_PAGES = 3  # their first 500 characters tell a document's script, for its thesaurus
 Progress = Callable[[int, int], None]  # (pages done, pages total)
 
 
@@ -212,6 +214,8 @@ def _build(target: Target, index: DocumentIndex, pages_total: int, progress: Pro
             progress(last, pages_total)
     if not state.sections_indexed and not (cancel is not None and cancel.is_set()):
         _build_sections(target, index, state, texts)
+    if texts:
+        prepare_synonyms(" ".join(texts[number] for number in sorted(texts)[:SYNONYM_SAMPLE_PAGES])[:500])
     return state
 
 

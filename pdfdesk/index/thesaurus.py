@@ -62,6 +62,11 @@ def related_terms(terms: list[str], script: str, wanted: Callable[[str], bool]) 
     return {term: table[term] - own for term in terms if term in table and table[term] - own}
 
 
+def prepared(script: str) -> bool:
+    """Whether the thesauri of `script` are compiled and read in this process."""
+    return script in _compiled
+
+
 def folders() -> list[Path]:
     named = os.environ.get("PDFDESK_THESAURI")
     return [Path(part) for part in named.split(os.pathsep) if part] if named else [Path(f) for f in DEFAULT_FOLDERS]

@@ -204,3 +204,21 @@ def test_the_library_credits_synonyms_the_same_way(tmp_path, thesauri):
     (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
     thesaurus._compiled.clear()
     assert first_two() == ["security.pdf", "notice.pdf"]
+
+
+def test_indexing_a_russian_document_prepares_its_thesaurus_before_the_first_question(tenders_pdf, thesauri,
+                                                                                       tmp_path):
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.index.builder import Target, build_index
+    from tests.pdf_factory import text_pdf
+
+    (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
+    (thesauri / "th_en_US_v2.dat").write_text(ENGLISH, encoding="utf-8")
+    compiled = Path(os.environ["PDFDESK_HOME"]) / "thesauri"
+    english = text_pdf(tmp_path / "english.pdf", words="The pledge for page {n} is paid before the tender opens.")
+    for path in (english, tenders_pdf):
+        with open_pdf(str(path)) as opened:
+            build_index(Target(opened.source, None, opened.fingerprint))
+        if path == english:
+            assert not compiled.exists()  # the model reads English: no thesaurus is wanted
+    assert [entry.name.split("-")[0] for entry in compiled.iterdir()] == ["th_ru_RU_v2"]
