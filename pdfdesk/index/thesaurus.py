@@ -95,8 +95,8 @@ def _files_of(script: str, wanted: Callable[[str], bool]) -> list[Path]:
         for path in names:
             try:
                 real = path.resolve()
-                if real in found or not real.is_file():
-                    continue
+                if real in found or not real.is_file() or real.stat().st_size > MAX_FILE_BYTES:
+                    continue  # a FIFO would block, and a file of no lines would be read whole
                 sample = _head_words(real)
                 if script_of(sample) == script and wanted(sample):
                     found[real] = real
@@ -121,8 +121,6 @@ def _compiled_file(path: Path) -> dict[str, list[str]]:
     """`path` compiled into index terms, read from the cache when it was compiled before."""
     try:
         stat = path.stat()
-        if stat.st_size > MAX_FILE_BYTES:
-            return {}
     except OSError:
         return {}
     identity = f"{path}|{stat.st_size}|{stat.st_mtime_ns}|{INDEX_VERSION}|{COMPILED_FORMAT}"

@@ -62,12 +62,17 @@ def test_damaged_entries_are_skipped_not_fatal():
     assert compiled == {term("договор"): [term("соглашение")]}
 
 
-def test_files_are_chosen_by_script_and_by_what_the_model_cannot_read(thesauri):
+def test_files_are_chosen_by_script_and_by_what_the_model_cannot_read(thesauri, monkeypatch):
     (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
     (thesauri / "th_en_US_v2.dat").write_text(ENGLISH, encoding="utf-8")
     (thesauri / "th_ru_RU_copy.dat").symlink_to(thesauri / "th_ru_RU_v2.dat")  # one file under two names
     os.mkfifo(thesauri / "waiting.dat")  # never opened: a FIFO would block the search forever
+    with open(thesauri / "huge.dat", "wb") as huge:  # no line ends: never read (it would be read whole)
+        huge.truncate(thesaurus.MAX_FILE_BYTES + 1)
     asked: list[str] = []
+    sniffed: list[str] = []
+    head_words = thesaurus._head_words
+    monkeypatch.setattr(thesaurus, "_head_words", lambda path: sniffed.append(path.name) or head_words(path))
 
     def wanted(sample: str) -> bool:
         asked.append(sample)
@@ -76,6 +81,7 @@ def test_files_are_chosen_by_script_and_by_what_the_model_cannot_read(thesauri):
     found = thesaurus.related_terms([term("залог"), term("торгах")], "CYRILLIC", wanted)
     assert found == {term("залог"): frozenset({term("заклад"), term("обеспечение"), term("гарантия")})}
     assert len(asked) == 1  # the symlink is the same file; the English one is of another script
+    assert sorted(sniffed) == ["th_en_US_v2.dat", "th_ru_RU_v2.dat"]
     assert thesaurus.related_terms([term("pledge")], "LATIN", lambda sample: False) == {}
     compiled = {path.name.split("-")[0] for path in (Path(os.environ["PDFDESK_HOME"]) / "thesauri").iterdir()}
     assert compiled == {"th_ru_RU_v2"}  # a declined file is never compiled
