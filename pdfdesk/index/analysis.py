@@ -200,30 +200,6 @@ def arabic_light_stem(word: str) -> str:
     return word
 
 
-# What the light stemmer leaves on a word, because stripping it everywhere would merge words that
-# differ: the person prefix of a verb in the present ("يسمح" he allows, "تسمح" she allows) and a
-# one-letter preposition or conjunction ("مهمة", "لمهمة" for a mission). Where a question's word
-# may stand in such a form on the page, these are its likely forms.
-_ARABIC_PERSON_PREFIXES = "يتنا"
-_ARABIC_PARTICLES = "لبكفو"
-
-
-def arabic_related_forms(term: str) -> frozenset[str]:
-    """Forms of an Arabic index term that its stem does not meet: the other person prefixes of a
-    verb (and the verb without one), the term with a particle attached, and without one it seems
-    to carry. Likely, not certain, forms: for weighing evidence, never for matching."""
-    if len(term) < 3 or not has_arabic(term):
-        return frozenset()
-    forms = {particle + term for particle in _ARABIC_PARTICLES}
-    if len(term) >= 4:
-        if term[0] in _ARABIC_PERSON_PREFIXES:
-            forms |= {prefix + term[1:] for prefix in _ARABIC_PERSON_PREFIXES} | {term[1:]}
-        if term[0] in _ARABIC_PARTICLES:
-            forms.add(term[1:])
-    forms.discard(term)
-    return frozenset(forms)
-
-
 # (term, position offset within the run, start, end) of each token of a run; the joined forms of a
 # split run come next, each at its first part's offset, and an Arabic run's letter trigrams last,
 # with offsets -1, -2, ... in a position stream of their own (GRAM_BASE and up), so a phrase of

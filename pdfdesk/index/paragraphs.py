@@ -15,13 +15,13 @@ from collections.abc import Collection, Iterable, Mapping
 
 from pdfdesk.core.lru import SharedLRU
 from pdfdesk.index import embedding
-from pdfdesk.index.analysis import GRAM_MARK, analyze, arabic_related_forms
+from pdfdesk.index.analysis import GRAM_MARK, analyze
 from pdfdesk.index.page_text import PageTextStore, Word
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.thesaurus import prepared, related_terms, script_of
 
 Paragraphs = tuple[frozenset[str], ...]  # the index terms of each text block of a page
-Credit = dict[str, dict[str, float]]     # a question's term -> {a related term: what it counts for}
+Credit = dict[str, dict[str, float]]     # a question's term -> {a synonym's term: what it counts for}
 # A question has a few words; a pasted passage of 1,000 Chinese characters has a thousand bigrams,
 # and each term's rarity is one look-up per document: the first MAX_TERMS terms stand for it.
 MAX_TERMS = 32
@@ -73,30 +73,23 @@ def question_terms(query: str) -> list[str]:
 
 
 # Where the model reads less than half of a question (Russian and Arabic, which the built-in model
-# spells letter by letter), meaning cannot find the page that says it in other words, and related
-# words can: a synonym from a thesaurus, or an Arabic word's form its stem does not meet, in a
-# paragraph counts for the question's word at RELATED_WEIGHT of its own weight (a common synonym,
-# "для" for "чтобы", counts for next to nothing), scaled by the share of the question the model
-# does not read, and never for more than the word itself. Chosen on the tune half of the hybrid
-# bench: from 0.3 to 1.0 its Russian paraphrases rise from 0.335 to 0.387-0.412 (0.408 here), and
-# with the Arabic forms its Arabic ones from 0.432 to 0.469; no other question moves.
+# spells letter by letter), meaning cannot find the page that says it in other words, and a
+# thesaurus can: a synonym in a paragraph counts for the question's word at RELATED_WEIGHT of the
+# synonym's own weight (a common synonym, "для" for "чтобы", counts for next to nothing), scaled by
+# the share of the question the model does not read, and never for more than the word itself.
+# Chosen on the tune half of the hybrid bench: from 0.3 to 1.0 its Russian paraphrases rise from
+# 0.335 to 0.387-0.412 (0.408 here) and no other question moves.
 RELATED_WEIGHT = 0.5
 THESAURUS_BELOW_READS = 0.5
 
 
-def question_relatives(query: str, terms: list[str], reads: float) -> dict[str, frozenset[str]]:
-    """Words related to the question's `terms` worth crediting: their synonyms, and an Arabic
-    word's forms its stem does not meet (`arabic_related_forms`); none where the model reads at
-    least THESAURUS_BELOW_READS of the question (`reads`, from `embedding.reads`)."""
+def question_synonyms(query: str, terms: list[str], reads: float) -> dict[str, frozenset[str]]:
+    """Synonyms of the question's `terms` worth crediting: none where the model reads at least
+    THESAURUS_BELOW_READS of the question (`reads`, from `embedding.reads`)."""
     if reads >= THESAURUS_BELOW_READS:
         return {}
     script = script_of(query)
-    relatives = dict(related_terms(terms, script, _unread)) if script else {}
-    for term in terms:
-        forms = arabic_related_forms(term) - set(terms)
-        if forms:
-            relatives[term] = relatives.get(term, frozenset()) | forms
-    return relatives
+    return related_terms(terms, script, _unread) if script else {}
 
 
 def prepare_synonyms(text: str) -> None:
@@ -114,22 +107,21 @@ def _unread(sample: str) -> bool:
 
 
 def weights_and_credit(pages: int, frequencies: Mapping[str, int], terms: list[str],
-                       relatives: Mapping[str, frozenset[str]], reads: float,
+                       synonyms: Mapping[str, frozenset[str]], reads: float,
                        counted: Collection[str] = ()) -> tuple[dict[str, float], Credit]:
-    """The question's term weights (`term_weights`) and what each word related to a term
-    (`question_relatives`) counts for in a paragraph lacking the term. `frequencies` holds the
-    terms' and their relatives' page counts; `counted` (terms or relatives another document holds)
-    count here as on none of the pages."""
+    """The question's term weights (`term_weights`) and what each synonym of a term counts for
+    in a paragraph lacking the term. `frequencies` holds the terms' and the synonyms' page counts;
+    `counted` (terms or synonyms another document holds) count here as on none of the pages."""
     weights = term_weights(pages, {term: frequencies.get(term, 0) for term in terms}, counted)
     scale = RELATED_WEIGHT * (1.0 - reads)
     credit: Credit = {}
-    for term, related in relatives.items():
-        own = term_weights(pages, {relative: frequencies.get(relative, 0) for relative in related}, counted)
+    for term, related in synonyms.items():
+        own = term_weights(pages, {synonym: frequencies.get(synonym, 0) for synonym in related}, counted)
         if scale <= 0.0 or not own:
             continue
-        if term not in weights:  # a word the document never uses stands for its relatives that it does
+        if term not in weights:  # a word the document never uses stands for its synonyms that it does
             weights[term] = scale * max(own.values())
-        credit[term] = {relative: min(weights[term], scale * weight) for relative, weight in own.items()}
+        credit[term] = {synonym: min(weights[term], scale * weight) for synonym, weight in own.items()}
     return weights, credit
 
 
@@ -146,7 +138,7 @@ def term_weights(pages: int, frequencies: Mapping[str, int], counted: Collection
 def best_paragraph_share(paragraphs: Paragraphs, weights: Mapping[str, float],
                          credit: Mapping[str, Mapping[str, float]] | None = None) -> float:
     """The largest share of the question's weight that one paragraph of the page holds (0 to 1);
-    a term the paragraph lacks counts for its best relative there (`credit`), if any."""
+    a term the paragraph lacks counts for its best synonym there (`credit`), if any."""
     total = sum(weights.values())
     if total <= 0.0:
         return 0.0
@@ -158,7 +150,7 @@ def best_paragraph_share(paragraphs: Paragraphs, weights: Mapping[str, float],
             if term in terms:
                 score += weight
             elif term in credit:
-                score += max((value for relative, value in credit[term].items() if relative in terms), default=0.0)
+                score += max((value for synonym, value in credit[term].items() if synonym in terms), default=0.0)
         return score
 
     return max((held(terms) for terms in paragraphs), default=0.0) / total
@@ -166,8 +158,8 @@ def best_paragraph_share(paragraphs: Paragraphs, weights: Mapping[str, float],
 
 def paragraph_shares(fingerprint: str, pages: Iterable[int], weights: Mapping[str, float],
                      credit: Mapping[str, Mapping[str, float]] | None = None) -> dict[int, float]:
-    """Each page's best paragraph share of a question weighed by `weights`, related words credited
-    by `credit` (pages without a record are left out)."""
+    """Each page's best paragraph share of a question weighed by `weights`, synonyms credited by
+    `credit` (pages without a record are left out)."""
     if not weights:
         return {}
     return {number: best_paragraph_share(paragraphs, weights, credit)

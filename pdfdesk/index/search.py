@@ -29,7 +29,7 @@ from pdfdesk.index.matches import PAGE, SECTION, Match
 from pdfdesk.index.outline_placing import outline_entries, place_on_lines
 from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.page_lines import page_lines
-from pdfdesk.index.paragraphs import paragraph_shares, question_relatives, question_terms, weights_and_credit
+from pdfdesk.index.paragraphs import paragraph_shares, question_synonyms, question_terms, weights_and_credit
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
@@ -287,14 +287,14 @@ def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, 
 def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: list[int],
                       reads: float) -> dict[Key, float]:
     """For each page, the share of the query's weight (its words' rarity in this document) that
-    one of its paragraphs holds, related words counting where the model reads less than half of
-    the query (`reads`)."""
+    one of its paragraphs holds, synonyms counting where the model reads less than half of the
+    query (`reads`)."""
     if not pages:
         return {}
     terms = question_terms(query)
-    relatives = question_relatives(query, terms, reads)
-    counts, frequencies = index.page_frequencies(terms + sorted(set().union(*relatives.values())))
-    weights, credit = weights_and_credit(counts, frequencies, terms, relatives, reads)
+    synonyms = question_synonyms(query, terms, reads)
+    counts, frequencies = index.page_frequencies(terms + sorted(set().union(*synonyms.values())))
+    weights, credit = weights_and_credit(counts, frequencies, terms, synonyms, reads)
     return {("page", number): share
             for number, share in paragraph_shares(target.fingerprint, pages, weights, credit).items()}
 

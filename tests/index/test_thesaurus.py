@@ -1,6 +1,5 @@
-"""Words related to a question's words where the model cannot read it: synonyms from installed
-thesauri (compiling the MyThes format, choosing files by script), Arabic forms a light stem does not
-meet, and what they count for when `auto` orders pages."""
+"""Synonyms from installed thesauri: compiling the MyThes format, choosing files by script, and what a
+synonym counts for when `auto` orders pages a model cannot read."""
 
 import os
 from pathlib import Path
@@ -9,7 +8,7 @@ import pymupdf
 import pytest
 
 from pdfdesk.index import paragraphs, thesaurus
-from pdfdesk.index.analysis import GRAM_MARK, analyze, arabic_related_forms
+from pdfdesk.index.analysis import analyze
 from pdfdesk.tools import call_tool
 from tests.index.test_semantic import build
 
@@ -30,7 +29,7 @@ pledge|1
 
 
 def term(word: str) -> str:
-    (only,) = [term for term in analyze(word) if not term.startswith(GRAM_MARK)]  # an Arabic word's trigrams apart
+    (only,) = analyze(word)
     return only
 
 
@@ -138,7 +137,7 @@ def test_a_synonym_counts_for_a_word_the_document_lacks_and_never_for_more_than_
     assert term("залог") in weights  # on no page, yet the question's: it stands for its synonyms
     rare, common = credit[term("залог")][term("обеспечение")], credit[term("залог")][term("гарантия")]
     assert 0 < common < rare <= weights[term("залог")]
-    assert paragraphs.question_relatives("какой залог", terms, reads=0.9) == {}  # a model that reads it decides
+    assert paragraphs.question_synonyms("какой залог", terms, reads=0.9) == {}  # a model that reads it decides
 
 
 @pytest.fixture
@@ -229,38 +228,3 @@ def test_indexing_a_russian_document_prepares_its_thesaurus_before_the_first_que
         if path == english:
             assert not compiled.exists()  # the model reads English: no thesaurus is wanted
     assert [entry.name.split("-")[0] for entry in compiled.iterdir()] == ["th_ru_RU_v2"]
-
-
-def test_arabic_forms_a_light_stem_leaves_apart():
-    assert {term("تسمح"), term("نسمح"), term("سمح")} <= arabic_related_forms(term("يسمح"))  # person prefixes
-    assert term("لمهم") in arabic_related_forms(term("مهم"))  # "for a mission": a particle attached
-    assert term("مهم") in arabic_related_forms(term("لمهم"))
-    assert term("يسمح") not in arabic_related_forms(term("يسمح"))
-    assert arabic_related_forms("allow") == arabic_related_forms("ab") == frozenset()
-
-
-@pytest.fixture
-def leave_pdf(tmp_path) -> Path:
-    """Twin pages of an HR regulation: one forbids, one allows ("تسمح"), work from home."""
-    lines = ["تمنع الشركة العمل من المنزل في بعض الأيام.",
-             "تسمح الشركة العمل من المنزل في بعض الأيام.",
-             "تصرف الرواتب في اليوم الأخير من كل شهر.",
-             "يحق للموظف إجازة سنوية مدتها ثلاثون يوما."]
-    doc = pymupdf.open()
-    for line in lines:
-        page = doc.new_page()
-        page.insert_htmlbox(pymupdf.Rect(50, 50, 545, 200), f"<p dir='rtl'>{line}</p>")
-    path = tmp_path / "leave.pdf"
-    doc.save(path)
-    return path
-
-
-def test_auto_counts_an_arabic_verb_in_another_person(builtin_model, leave_pdf, thesauri):
-    """"Does it allow me (يسمح) to work from home": the page saying the company allows (تسمح) comes
-    above its twin, which keyword search ranks first."""
-    build(leave_pdf)
-    ask = {"path": str(leave_pdf), "query": "هل يسمح لي العمل من البيت بعض الأيام"}
-    keyword = [m["page"] for m in call_tool("pdf_search", {**ask, "mode": "keyword"}).details["matches"]]
-    assert keyword[:2] == [1, 2]
-    auto = call_tool("pdf_search", ask).details
-    assert auto["mode_used"] == "hybrid" and [m["page"] for m in auto["matches"]][:2] == [2, 1]
