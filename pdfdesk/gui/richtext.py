@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from urllib.parse import parse_qs, quote, urlparse
 
@@ -57,11 +57,12 @@ def parse_citation_href(href: str) -> tuple[str, int, str | None] | None:
     return document, page, keys[0] if keys else None
 
 
-def highlight_terms(text: str, query: str) -> str:
+def highlight_terms(text: str, query: str, related: Sequence[str] = ()) -> str:
     """`text` escaped, with the query's words that decide a match (and stems' prefixes) in bold:
-    not every "to" and "a" of a question typed in plain words."""
+    not every "to" and "a" of a question typed in plain words; and the `related` words that
+    counted for them (a synonym on the page), which decided the match as well."""
     terms = parse_terms(query)
-    needles = [n for n in terms.phrases + terms.deciding_words + terms.prefixes if n.strip()]
+    needles = [n for n in terms.phrases + terms.deciding_words + terms.prefixes + list(related) if n.strip()]
     if not needles:
         return esc(text)
     parts = []

@@ -135,7 +135,7 @@ def result_html(match: SearchMatch, query: str, library: bool) -> str:
         where = join_nonempty([f"p. {match['page']}", esc(match.get("section") or "")])
     name = f"<b>{esc(display_name(match['file']))}</b> · " if library else ""
     flags = " · <i>related in meaning, no keyword match</i>" if match.get("low_confidence") else ""
-    excerpt = highlight_terms(" ".join(match["excerpt"].split()), query)
+    excerpt = highlight_terms(" ".join(match["excerpt"].split()), query, match.get("related_words", []))
     return f'<div class="{CAPTION}" style="font-size:small">{name}{where}{flags}</div><div>{excerpt}</div>'
 
 

@@ -41,6 +41,7 @@ class PageHits:
     rects: list[list[float]]
     excerpt: str
     excerpt_style: str
+    words: tuple[str, ...] = ()  # the page's words at the rectangles, as printed
 
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -209,12 +210,13 @@ def page_hits(page: pymupdf.Page, terms: QueryTerms, style: str, context_chars: 
                 continue
             if any(_overlap(box, r) for r in rects):
                 if len(text) <= MAX_PARAGRAPH_CHARS:
-                    return PageHits(_as_lists(rects), re.sub(r"[ \t]*\n[ \t]*", " ", text), "paragraph")
+                    return PageHits(_as_lists(rects), re.sub(r"[ \t]*\n[ \t]*", " ", text), "paragraph",
+                                    tuple(hit_words))
                 return PageHits(_as_lists(rects), _snippet(text, _first_hit_offset(text, terms, hit_words),
-                                                           context_chars), "snippet")
+                                                           context_chars), "snippet", tuple(hit_words))
     text = layout.text
     return PageHits(_as_lists(rects), _snippet(text, _first_hit_offset(text, terms, hit_words), context_chars),
-                    "snippet")
+                    "snippet", tuple(hit_words))
 
 
 def _as_lists(rects: list[Box]) -> list[list[float]]:

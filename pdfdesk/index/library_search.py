@@ -48,6 +48,7 @@ class LibraryRanking:
     hits: list[Hit] = field(default_factory=list)
     strict_count: int = 0  # hits holding every word
     meaning: set[Key] = field(default_factory=set)  # hits whose meaning stood out as well
+    related: dict[Key, frozenset[str]] = field(default_factory=dict)  # synonyms that counted, per hit
 
 
 def parse(query: str) -> Query:
@@ -103,8 +104,11 @@ def _by_evidence(query: str, ranking: LibraryRanking, partial: list[Hit], limit:
     standout: dict[Key, float] = {}
     for fingerprint, numbers in pages.items():
         weights, credit = weights_and_credit(*frequencies[fingerprint], terms, synonyms, reads, counted=held)
+        shown = frozenset(synonym for found in credit.values() for synonym in found)
         for number, share in paragraph_shares(fingerprint, numbers, weights, credit).items():
             together[(fingerprint, number)] = share
+            if shown:
+                ranking.related[(fingerprint, number)] = shown
         if standouts is not None:
             for number, value in standouts(fingerprint, query, numbers).items():
                 standout[(fingerprint, number)] = value

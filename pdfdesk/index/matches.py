@@ -27,6 +27,7 @@ class Match:
     similarity: float | None = None    # the meaning score, where meaning found it
     passage: str | None = None         # the passage meaning found, to highlight it
     passage_page: int | None = None    # the page it is on (a section's may be any of its pages)
+    related: frozenset[str] = frozenset()  # index terms of the question's synonyms that counted, shown as its words
     # a section's place in its document
     title: str | None = None
     path: str | None = None
@@ -40,6 +41,7 @@ class Match:
     page_width: float | None = None
     page_height: float | None = None
     section: str | None = None         # the outline entry a page hit falls under
+    related_words: list[str] = field(default_factory=list)  # the page's words that stood for the question's
     file: str | None = None            # the document, in results that span several
 
     @classmethod
@@ -66,6 +68,8 @@ class Match:
                           "page_width": self.page_width, "page_height": self.page_height})
         if self.section:
             shown["section"] = self.section
+        if self.related_words:
+            shown["related_words"] = self.related_words
         if self.file is not None:
             shown["file"] = self.file
         return shown

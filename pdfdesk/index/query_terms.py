@@ -23,6 +23,7 @@ class QueryTerms:
     prefixes: list[str] = field(default_factory=list)   # words typed with a trailing *
     excluded: list[str] = field(default_factory=list)
     any_of: bool = False                                # the query used OR
+    related: frozenset[str] = frozenset()               # index terms of words related to the query's that counted
 
     @property
     def deciding_words(self) -> list[str]:
@@ -34,9 +35,10 @@ class QueryTerms:
     @property
     def stems(self) -> set[str]:
         """Index terms of the deciding words and of the phrases, the terms a hit is shown for
-        (stemmed; CJK as bigrams; a joined word's parts, as the query asks for them). A phrase's
-        stop words are shown only where the phrase is nothing but stop words."""
-        found = {t for text in self.deciding_words for t in analyze(text, query=True)}
+        (stemmed; CJK as bigrams; a joined word's parts, as the query asks for them), and of the
+        `related` words that counted for them. A phrase's stop words are shown only where the
+        phrase is nothing but stop words."""
+        found = {t for text in self.deciding_words for t in analyze(text, query=True)} | self.related
         for phrase in self.phrases:
             terms = set(analyze(phrase, query=True))
             found |= (terms - stop_terms()) or terms

@@ -10,7 +10,8 @@ is coming, and the answer says why. A keyword search never loads an embedding mo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from whoosh.qparser import QueryParserError
@@ -21,6 +22,7 @@ from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, VALIDATION_ERROR, PdfDeskE
 from pdfdesk.core.lru import LRU
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.index import embedding, semantic
+from pdfdesk.index.analysis import analyze
 from pdfdesk.index.builder import Target, vectors_pending
 from pdfdesk.index.document_vectors import stores, vectors_embedded
 from pdfdesk.index.excerpts import page_hits, passage_hits, prime_layouts
@@ -266,12 +268,15 @@ def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, 
     looked_at = [key for key, _ in partial] + meaning.keys[:MEANING_CANDIDATES]
     nearest = meaning.nearest
     standout = {key: nearest.standout(key[1]) for key in strict + looked_at} if nearest is not None else {}
+    held = set(strict)
     reads = embedding.reads(query)
-    together = _paragraph_shares(target, index, query, [key[1] for key in looked_at], reads)
+    together, related = _paragraph_shares(target, index, query, [key[1] for key in looked_at], reads)
     chosen = []
     weight = MEANING_WEIGHT * reads
     for key, found_by in keyword_first(strict, partial, meaning.keys, limit, standout, together, weight):
         match = keyword.matches.get(key) or meaning.matches[key]
+        if key not in held:  # a page holding every word was not chosen for its synonyms
+            match.related = related
         if found_by == "both":
             match.found_by = "both"
             if key in meaning.matches:
@@ -285,18 +290,22 @@ def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, 
 
 
 def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: list[int],
-                      reads: float) -> dict[Key, float]:
+                      reads: float) -> tuple[dict[Key, float], frozenset[str]]:
     """For each page, the share of the query's weight (its words' rarity in this document) that
     one of its paragraphs holds, synonyms counting where the model reads less than half of the
-    query (`reads`)."""
+    query (`reads`); and the synonyms that can count, to be shown on the pages as its words are."""
     if not pages:
-        return {}
+        return {}, frozenset()
     terms = question_terms(query)
     synonyms = question_synonyms(query, terms, reads)
     counts, frequencies = index.page_frequencies(terms + sorted(set().union(*synonyms.values())))
     weights, credit = weights_and_credit(counts, frequencies, terms, synonyms, reads)
-    return {("page", number): share
-            for number, share in paragraph_shares(target.fingerprint, pages, weights, credit).items()}
+    shares = {("page", number): share
+              for number, share in paragraph_shares(target.fingerprint, pages, weights, credit).items()}
+    return shares, frozenset(synonym for found in credit.values() for synonym in found)
+
+
+_EDGES = re.compile(r"^\W+|\W+$")  # the punctuation a printed word carries ("обеспечение.")
 
 
 def decorate_matches(target: Target, chosen: list[Match], query: str, style: str, context: int) -> None:
@@ -318,8 +327,9 @@ def decorate_matches(target: Target, chosen: list[Match], query: str, style: str
                 else:
                     candidates = range(match.page, match.page + 1)
                 best = None
+                shown = replace(terms, related=match.related) if match.related else terms
                 for number in candidates:
-                    found = page_hits(opened.doc.load_page(number - 1), terms, style, context,
+                    found = page_hits(opened.doc.load_page(number - 1), shown, style, context,
                                       key=(target.fingerprint, number))
                     if best is None or (found.rects and not best[1].rects):
                         best = (number, found)
@@ -330,6 +340,9 @@ def decorate_matches(target: Target, chosen: list[Match], query: str, style: str
                 page = opened.doc.load_page(number - 1)
             match.passage = match.passage_page = None
             match.page, match.excerpt, match.excerpt_style = number, hits.excerpt, hits.excerpt_style
+            if match.related:
+                match.related_words = sorted({_EDGES.sub("", word) for word in hits.words
+                                              if set(analyze(word)) & match.related})
             match.rects = hits.rects
             match.page_width, match.page_height = round(page.rect.width, 1), round(page.rect.height, 1)
             if match.granularity == PAGE and outline:

@@ -236,6 +236,7 @@ class SearchMatch(TypedDict):
     similarity: NotRequired[float]
     low_confidence: NotRequired[bool]
     keyword_match: NotRequired[Literal["partial"]]  # holds some of the query's words, not all
+    related_words: NotRequired[list[str]]  # words on the page that counted for the query's (synonyms), as printed
     hidden_text_on_page: NotRequired[bool]
     hit_in_hidden_text: NotRequired[bool]
 

@@ -194,7 +194,9 @@ def _search_library(args: dict[str, Any], query: str, mode: str) -> Found:
                                       by_evidence=mode == "auto")
         found.extend((hit.fingerprint, Match(PAGE, hit.page, round(hit.score, 4),
                                              "both" if (hit.fingerprint, hit.page) in ranking.meaning else "keyword",
-                                             partial=hit.match == SOME_WORDS)) for hit in ranking.hits)
+                                             partial=hit.match == SOME_WORDS,
+                                             related=ranking.related.get((hit.fingerprint, hit.page), frozenset())))
+                     for hit in ranking.hits)
     targets: dict[str, Target | None] = {}
     skipped: list[SkippedDocument] = []
     chosen: list[tuple[Target, Match]] = []

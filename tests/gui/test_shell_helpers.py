@@ -167,3 +167,9 @@ def test_cancelled_jobs_see_the_flag_and_report_progress(qtbot):
     workers.submit(work, with_job=True, on_progress=progress.append, on_done=done.append)
     qtbot.waitUntil(lambda: bool(done), timeout=5000)
     assert progress == [0, 1, 2] and done == [False]
+
+
+def test_a_synonym_that_counted_is_bold_with_the_query_words():
+    html = highlight_terms("Участник вносит обеспечение до торгов.", "какой залог внести до торгов", ["обеспечение"])
+    assert "<b>обеспечение</b>" in html and "<b>торгов</b>" in html and "<b>Участник</b>" not in html
+    assert "<b>обеспечение</b>" not in highlight_terms("Участник вносит обеспечение.", "какой залог внести")

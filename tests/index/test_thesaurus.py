@@ -172,7 +172,14 @@ def test_auto_brings_up_the_page_that_says_the_question_in_other_words(builtin_m
     thesaurus._compiled.clear()
     auto = call_tool("pdf_search", ask).details
     assert auto["mode_used"] == "hybrid" and [m["page"] for m in auto["matches"]][:2] == [2, 1]
-    assert auto["matches"][0]["found_by"] == "keyword"  # found by words and their synonyms, not by meaning
+    first = auto["matches"][0]
+    assert first["found_by"] == "keyword"  # found by words and their synonyms, not by meaning
+    # the synonym that decided it is shown: named, and highlighted on the page with the question's words
+    assert first["related_words"] == ["обеспечение"]
+    by_keyword = next(m for m in call_tool("pdf_search", {**ask, "mode": "keyword"}).details["matches"]
+                      if m["page"] == 2)
+    assert len(first["rects"]) == len(by_keyword["rects"]) + 1 and "related_words" not in by_keyword
+    assert "related_words" not in auto["matches"][1]  # its twin holds no synonym
 
 
 def test_the_library_credits_synonyms_the_same_way(tmp_path, thesauri):
@@ -202,14 +209,18 @@ def test_the_library_credits_synonyms_the_same_way(tmp_path, thesauri):
         with open_pdf(str(path)) as opened:
             names[opened.fingerprint] = path.name
 
+    query = "какой залог нужно внести в торгах"
+
     def first_two() -> list[str]:
-        hits = rank("какой залог нужно внести в торгах", 10, backend=library_backend(), by_evidence=True).hits
+        hits = rank(query, 10, backend=library_backend(), by_evidence=True).hits
         return [names[hit.fingerprint] for hit in hits if hit.page == 1][:2]
 
     assert first_two() == ["notice.pdf", "security.pdf"]  # it says "торгах" twice
     (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
     thesaurus._compiled.clear()
     assert first_two() == ["security.pdf", "notice.pdf"]
+    found = call_tool("pdf_search", {"library": True, "query": query}).details["matches"]
+    assert [m.get("related_words") for m in found if m["page"] == 1] == [["обеспечение"], None]
 
 
 def test_indexing_a_russian_document_prepares_its_thesaurus_before_the_first_question(tenders_pdf, thesauri,
