@@ -212,10 +212,10 @@ def _build(target: Target, index: DocumentIndex, pages_total: int, progress: Pro
         index.write_state(state)
         if progress is not None:
             progress(last, pages_total)
+    if texts:  # before the sections, whose state marks the document done: a reader may stop waiting then
+        prepare_synonyms(" ".join(texts[number] for number in sorted(texts)[:SYNONYM_SAMPLE_PAGES])[:500])
     if not state.sections_indexed and not (cancel is not None and cancel.is_set()):
         _build_sections(target, index, state, texts)
-    if texts:
-        prepare_synonyms(" ".join(texts[number] for number in sorted(texts)[:SYNONYM_SAMPLE_PAGES])[:500])
     return state
 
 
