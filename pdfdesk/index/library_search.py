@@ -27,7 +27,14 @@ from pdfdesk.index import embedding
 from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, LibraryBackend, SectionHit
 from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
 from pdfdesk.index.library_backend import library_backend
-from pdfdesk.index.paragraphs import paragraph_shares, question_synonyms, question_terms, weights_and_credit
+from pdfdesk.index.paragraphs import (
+    credited,
+    paragraph_shares,
+    question_synonyms,
+    question_terms,
+    weights_and_credit,
+    with_synonyms,
+)
 from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.store import PAGES, SECTIONS, _schema
@@ -97,14 +104,14 @@ def _by_evidence(query: str, ranking: LibraryRanking, partial: list[Hit], limit:
     terms = question_terms(query)
     reads = embedding.reads(query)
     synonyms = question_synonyms(query, terms, reads)
-    looked_up = terms + sorted(set().union(*synonyms.values()))
+    looked_up = with_synonyms(terms, synonyms)
     frequencies = {fingerprint: backend.page_frequencies(fingerprint, looked_up) for fingerprint in pages}
     held = {term for _pages, counts in frequencies.values() for term in looked_up if counts.get(term, 0) > 0}
     together: dict[Key, float] = {}
     standout: dict[Key, float] = {}
     for fingerprint, numbers in pages.items():
         weights, credit = weights_and_credit(*frequencies[fingerprint], terms, synonyms, reads, counted=held)
-        shown = frozenset(synonym for found in credit.values() for synonym in found)
+        shown = credited(credit)
         for number, share in paragraph_shares(fingerprint, numbers, weights, credit).items():
             together[(fingerprint, number)] = share
             if shown:

@@ -106,6 +106,16 @@ def _unread(sample: str) -> bool:
     return embedding.reads(sample) < THESAURUS_BELOW_READS
 
 
+def with_synonyms(terms: list[str], synonyms: Mapping[str, frozenset[str]]) -> list[str]:
+    """The question's terms and then their synonyms: the terms whose page counts are looked up."""
+    return terms + sorted(set().union(*synonyms.values()))
+
+
+def credited(credit: Credit) -> frozenset[str]:
+    """The synonyms that can count on a page, to be shown there as the question's words are."""
+    return frozenset(synonym for found in credit.values() for synonym in found)
+
+
 def weights_and_credit(pages: int, frequencies: Mapping[str, int], terms: list[str],
                        synonyms: Mapping[str, frozenset[str]], reads: float,
                        counted: Collection[str] = ()) -> tuple[dict[str, float], Credit]:

@@ -1,6 +1,6 @@
 """Search one document: keyword (the index, plus a direct scan of pages not yet indexed),
-semantic (stored passage vectors), or hybrid (keyword first, meaning filling in); then excerpts
-and hit rectangles for the matches that are returned.
+semantic (stored passage vectors), or hybrid (keyword first, meaning filling in); the matches
+returned are then decorated with excerpts and hit rectangles (`decorating`).
 
 Searching never builds anything: a document whose index is missing, unfinished or damaged is
 answered from its pages directly and handed to the indexing owner. When the data folder cannot
@@ -10,38 +10,37 @@ is coming, and the answer says why. A keyword search never loads an embedding mo
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from whoosh.qparser import QueryParserError
 
 from pdfdesk.core import paths
-from pdfdesk.core.documents import open_source
 from pdfdesk.core.errors import SEMANTIC_UNAVAILABLE, VALIDATION_ERROR, PdfDeskError
-from pdfdesk.core.lru import LRU
 from pdfdesk.core.pages import format_page_set
 from pdfdesk.index import embedding, semantic
-from pdfdesk.index.analysis import analyze
 from pdfdesk.index.builder import Target, vectors_pending
+from pdfdesk.index.decorating import decorate_matches
 from pdfdesk.index.document_vectors import stores, vectors_embedded
-from pdfdesk.index.excerpts import page_hits, passage_hits, prime_layouts
 from pdfdesk.index.hybrid import MEANING_CANDIDATES, MEANING_WEIGHT, keyword_first, rrf
-from pdfdesk.index.matches import PAGE, SECTION, Match
-from pdfdesk.index.outline_placing import outline_entries, place_on_lines
+from pdfdesk.index.matches import PAGE, Match
 from pdfdesk.index.owner import request_indexing
-from pdfdesk.index.page_lines import page_lines
-from pdfdesk.index.paragraphs import paragraph_shares, question_synonyms, question_terms, weights_and_credit
+from pdfdesk.index.paragraphs import (
+    credited,
+    paragraph_shares,
+    question_synonyms,
+    question_terms,
+    weights_and_credit,
+    with_synonyms,
+)
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.scan import scan_pages
-from pdfdesk.index.sections import SectionStart
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
 
 SCAN_BUDGET_S = 0.6
 UNWRITABLE_SCAN_BUDGET_S = 10.0  # no index is coming: read (nearly) every page now instead
-MAX_SECTION_PAGES_TO_HIGHLIGHT = 5
 LOW_CONFIDENCE_SIMILARITY = 0.35
 
 Key = tuple[str, Any]
@@ -61,36 +60,6 @@ class Ranking:
     matches: dict[Key, Match] = field(default_factory=dict)
     near: list[Key] = field(default_factory=list)  # partial matches lacking just one of the words
     nearest: semantic.Nearest | None = None  # a meaning ranking's pages against the document's own
-
-
-def _section_at(starts: list[SectionStart], number: int, y: float) -> str | None:
-    """Title of the outline entry a point on a page falls under."""
-    before = [s for s in starts if (s.page, s.y) <= (number, y + 1.0)]
-    return max(before, key=lambda s: (s.page, s.y)).title if before else None
-
-
-# Both read under the MuPDF lock (inside open_source), which also guards them.
-_outlines: LRU[str, list[SectionStart]] = LRU(32)
-_placed: LRU[tuple[str, int], list[SectionStart]] = LRU(512)
-
-
-def _outline_near(fingerprint: str, outline: list[SectionStart], page: Any) -> list[SectionStart]:
-    """The outline with the entries of `page` placed on their title lines (cached per page)."""
-    number = page.number + 1
-    return _placed.get_or_make((fingerprint, number), lambda: _place_page(outline, page, number))
-
-
-def _place_page(outline: list[SectionStart], page: Any, number: int) -> list[SectionStart]:
-    """Reading the page's lines is the costly part, so pages without an outline entry skip it."""
-    on_page = [s for s in outline if s.page == number]
-    if not on_page:
-        return outline
-    return [s for s in outline if s.page != number] + place_on_lines(on_page, {number: page_lines(page)})
-
-
-def _outline_of(fingerprint: str, doc: Any) -> list[SectionStart]:
-    """A document's outline entries, read once per document version (under the MuPDF lock)."""
-    return _outlines.get_or_make(fingerprint, lambda: outline_entries(doc))
 
 
 def _section_match(hit: dict[str, Any], score: float, found_by: str) -> Match:
@@ -298,58 +267,11 @@ def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: l
         return {}, frozenset()
     terms = question_terms(query)
     synonyms = question_synonyms(query, terms, reads)
-    counts, frequencies = index.page_frequencies(terms + sorted(set().union(*synonyms.values())))
+    counts, frequencies = index.page_frequencies(with_synonyms(terms, synonyms))
     weights, credit = weights_and_credit(counts, frequencies, terms, synonyms, reads)
     shares = {("page", number): share
               for number, share in paragraph_shares(target.fingerprint, pages, weights, credit).items()}
-    return shares, frozenset(synonym for found in credit.values() for synonym in found)
-
-
-_EDGES = re.compile(r"^\W+|\W+$")  # the punctuation a printed word carries ("обеспечение.")
-
-
-def decorate_matches(target: Target, chosen: list[Match], query: str, style: str, context: int) -> None:
-    """Add excerpt and hit rectangles to each match, reading its page(s) from the page-text record
-    (or the PDF where the record lacks them)."""
-    terms = parse_terms(query)
-    prime_layouts(target.fingerprint, sorted({m.page for m in chosen if m.granularity == PAGE}))
-    with open_source(target.source, target.password) as opened:
-        outline = _outline_of(target.fingerprint, opened.doc)
-        for match in chosen:
-            if match.found_by == "semantic" and match.passage is not None:
-                number = match.passage_page or match.page
-                page = opened.doc.load_page(number - 1)
-                hits = passage_hits(page, match.passage, style, context, key=(target.fingerprint, number))
-            else:
-                if match.granularity == SECTION and match.start_page is not None and match.end_page is not None:
-                    first, last = match.start_page, match.end_page
-                    candidates = range(first, min(last, first + MAX_SECTION_PAGES_TO_HIGHLIGHT - 1) + 1)
-                else:
-                    candidates = range(match.page, match.page + 1)
-                best = None
-                shown = replace(terms, related=match.related) if match.related else terms
-                for number in candidates:
-                    found = page_hits(opened.doc.load_page(number - 1), shown, style, context,
-                                      key=(target.fingerprint, number))
-                    if best is None or (found.rects and not best[1].rects):
-                        best = (number, found)
-                    if found.rects:
-                        break
-                assert best is not None
-                number, hits = best
-                page = opened.doc.load_page(number - 1)
-            match.passage = match.passage_page = None
-            match.page, match.excerpt, match.excerpt_style = number, hits.excerpt, hits.excerpt_style
-            if match.related:
-                match.related_words = sorted({_EDGES.sub("", word) for word in hits.words
-                                              if set(analyze(word)) & match.related})
-            match.rects = hits.rects
-            match.page_width, match.page_height = round(page.rect.width, 1), round(page.rect.height, 1)
-            if match.granularity == PAGE and outline:
-                y = hits.rects[0][1] if hits.rects else 0.0
-                section = _section_at(_outline_near(target.fingerprint, outline, page), number, y)
-                if section:
-                    match.section = section
+    return shares, credited(credit)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from pdfdesk.index.matches import PAGE, Match
 from pdfdesk.index.recognition import awaiting_recognition
 from pdfdesk.index.owner import start_background_owner
 from pdfdesk.index.document_vectors import meaning_standouts
-from pdfdesk.index.search import decorate_matches, search_document
+from pdfdesk.index.decorating import decorate_matches
+from pdfdesk.index.search import search_document
 from pdfdesk.tools.common import document_details
 from pdfdesk.tools.contract import (
     PASSWORD_PROPERTY,
