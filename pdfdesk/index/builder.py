@@ -27,7 +27,8 @@ from pdfdesk.index.sections import SectionStart, split_sections
 from pdfdesk.index.store import SECTIONS, DocumentIndex, IndexState
 
 BATCH_PAGES = 250
-SYNONYM_SAMPLE_PAGES = 3  # their first 500 characters tell a document's script, for its thesaurus
+SYNONYM_SAMPLE_PAGES = 3  # spread over a document, their first 500 characters tell its scripts, for the thesauri
+SYNONYM_SAMPLE_CHARACTERS = 500
 Progress = Callable[[int, int], None]  # (pages done, pages total)
 
 
@@ -139,6 +140,15 @@ def rebuild_sections(target: Target, index: DocumentIndex, state: IndexState) ->
     return _build_sections(target, index, state, texts)
 
 
+def _spread(numbers: list[int]) -> list[int]:
+    """SYNONYM_SAMPLE_PAGES of `numbers` from first to last: a Russian report's title page and
+    abstract may be in English, and a bilingual contract may hold its second language at the back."""
+    if len(numbers) <= SYNONYM_SAMPLE_PAGES:
+        return numbers
+    step = (len(numbers) - 1) / (SYNONYM_SAMPLE_PAGES - 1)
+    return [numbers[round(i * step)] for i in range(SYNONYM_SAMPLE_PAGES)]
+
+
 def _build_sections(target: Target, index: DocumentIndex, state: IndexState, texts: dict[int, str]) -> bool:
     starts, lines, source_kind, title = _section_lines(target, state.pages_total, texts)
     sections = split_sections(starts, lines, title)
@@ -213,7 +223,7 @@ def _build(target: Target, index: DocumentIndex, pages_total: int, progress: Pro
         if progress is not None:
             progress(last, pages_total)
     if texts:  # before the sections, whose state marks the document done: a reader may stop waiting then
-        prepare_synonyms(" ".join(texts[number] for number in sorted(texts)[:SYNONYM_SAMPLE_PAGES])[:500])
+        prepare_synonyms(" ".join(texts[number][:SYNONYM_SAMPLE_CHARACTERS] for number in _spread(sorted(texts))))
     if not state.sections_indexed and not (cancel is not None and cancel.is_set()):
         _build_sections(target, index, state, texts)
     return state

@@ -18,7 +18,7 @@ from pdfdesk.index import embedding
 from pdfdesk.index.analysis import GRAM_MARK, analyze
 from pdfdesk.index.page_text import PageTextStore, Word
 from pdfdesk.index.query_terms import parse_terms
-from pdfdesk.index.thesaurus import prepared, related_terms, script_of
+from pdfdesk.index.thesaurus import prepared, related_terms, script_of, scripts_of
 
 Paragraphs = tuple[frozenset[str], ...]  # the index terms of each text block of a page
 Credit = dict[str, dict[str, float]]     # a question's term -> {a synonym's term: what it counts for}
@@ -93,12 +93,12 @@ def question_synonyms(query: str, terms: list[str], reads: float) -> dict[str, f
 
 
 def prepare_synonyms(text: str) -> None:
-    """Compile (or read) the thesauri a question about a document of `text` would consult. The
-    indexer calls it once a document's words are in, so that the first question never waits
-    the seconds a thesaurus takes to compile."""
-    script = script_of(text)
-    if script is not None and not prepared(script) and embedding.reads(text) < THESAURUS_BELOW_READS:
-        related_terms([], script, _unread)
+    """Compile (or read) the thesauri a question about a document of `text` would consult, for
+    each script that holds a good share of it. The indexer calls it once a document's words are
+    in, so that the first question never waits the seconds a thesaurus takes to compile."""
+    for script, alone in scripts_of(text).items():
+        if not prepared(script) and embedding.reads(alone) < THESAURUS_BELOW_READS:
+            related_terms([], script, _unread)
 
 
 def _unread(sample: str) -> bool:

@@ -43,14 +43,30 @@ _lock = threading.Lock()
 _NOTE = re.compile(r"\([^)]*\)")     # "(синоним)", "(فعل)": the part of speech or kind of relation
 
 
-def script_of(text: str) -> str | None:
-    """The script of most of `text`'s letters ("CYRILLIC", "ARABIC", "LATIN", ...), or None."""
+def _letters_by_script(text: str) -> dict[str, int]:
     counts: dict[str, int] = {}
     for char in text:
         if char.isalpha():
             name = unicodedata.name(char, "").split(" ", 1)[0]
             counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def script_of(text: str) -> str | None:
+    """The script of most of `text`'s letters ("CYRILLIC", "ARABIC", "LATIN", ...), or None."""
+    counts = _letters_by_script(text)
     return max(counts, key=lambda name: counts[name]) if counts else None
+
+
+def scripts_of(text: str, least: float = 0.2) -> dict[str, str]:
+    """Each script holding at least `least` of `text`'s letters, with `text` in that script alone
+    (other letters blanked): a bilingual contract asks about both of its languages, and whether a
+    model reads a script is a question about that script's words only."""
+    counts = _letters_by_script(text)
+    total = sum(counts.values())
+    return {script: "".join(char if not char.isalpha() or unicodedata.name(char, "").startswith(script + " ")
+                            else " " for char in text)
+            for script, count in sorted(counts.items(), key=lambda pair: -pair[1]) if count >= least * total}
 
 
 def related_terms(terms: list[str], script: str, wanted: Callable[[str], bool]) -> dict[str, frozenset[str]]:

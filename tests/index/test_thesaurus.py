@@ -239,3 +239,33 @@ def test_indexing_a_russian_document_prepares_its_thesaurus_before_the_first_que
         if path == english:
             assert not compiled.exists()  # the model reads English: no thesaurus is wanted
     assert [entry.name.split("-")[0] for entry in compiled.iterdir()] == ["th_ru_RU_v2"]
+
+
+def test_a_document_opening_in_another_language_still_prepares_its_thesaurus(thesauri, tmp_path):
+    """A Russian report whose title page and abstract are in English (a page's worth of letters
+    before the first Russian word): the pages sampled are spread over the document, and each
+    script holding a good share of them is prepared, so its first Russian question waits for no
+    compile."""
+    from pdfdesk.core.documents import open_pdf
+    from pdfdesk.index.builder import Target, build_index
+
+    (thesauri / "th_ru_RU_v2.dat").write_text(RUSSIAN, encoding="utf-8")
+    english = "Test report on centrifugal pumps. Abstract: the pumps were run for two thousand hours. " * 8
+    russian = "Насосы испытаны на стенде; залог качества — протокол испытаний и подписи комиссии. " * 8
+    doc = pymupdf.open()
+    for text in (english, english, russian, russian, russian):
+        page = doc.new_page()
+        page.insert_font(fontname="dv", fontfile=str(DEJAVU))
+        page.insert_textbox(pymupdf.Rect(72, 72, 520, 760), text, fontname="dv", fontsize=10)
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    with open_pdf(str(path)) as opened:
+        build_index(Target(opened.source, None, opened.fingerprint))
+    assert thesaurus.prepared("CYRILLIC") and not thesaurus.prepared("LATIN")
+
+
+def test_each_script_holding_a_good_share_of_a_text_is_told_apart():
+    scripts = thesaurus.scripts_of("Договор о поставке — Supply agreement между сторонами")
+    assert list(scripts) == ["CYRILLIC", "LATIN"]
+    assert "Supply" not in scripts["CYRILLIC"] and "Договор" in scripts["CYRILLIC"]
+    assert list(thesaurus.scripts_of("Договор о поставке между сторонами, see p. 1")) == ["CYRILLIC"]
