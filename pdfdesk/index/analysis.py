@@ -186,13 +186,21 @@ def _greek_stem(word: str) -> str:
 # them (a light stemmer, not a root finder) lets "ملف" find it; a stem keeps at least three letters.
 _ARABIC_PREFIXES = ("وال", "بال", "كال", "فال", "لل", "ال", "و")
 _ARABIC_SUFFIXES = ("ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي")
+_CONJUNCTION = "و"
 
 
 def arabic_light_stem(word: str) -> str:
-    """`word` (folded) without its commonest attached prefix and ending."""
+    """`word` (folded) without its commonest attached prefix and ending.
+
+    A word's own first letter may be the conjunction's "و" ("وظيفة", a job), which a light stemmer
+    cannot tell apart: the bare word loses it ("ظيف"). After the article, the same letter is
+    dropped the same way, so "الوظيفة" and "للوثيقة" meet "وظيفة" and "وثيقة" on one term instead
+    of a term of their own that a question typed without the article never finds."""
     for prefix in _ARABIC_PREFIXES:
         if word.startswith(prefix) and len(word) - len(prefix) >= 3:
             word = word[len(prefix):]
+            if prefix != _CONJUNCTION and word.startswith(_CONJUNCTION) and len(word) > 3:
+                word = word[1:]
             break
     for suffix in _ARABIC_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:

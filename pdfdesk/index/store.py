@@ -43,7 +43,7 @@ from pdfdesk.index.postings import PackedPositions
 from pdfdesk.index.query_parsing import word_parser
 
 # Bump when text extraction, the analyzer or the schema change: every index is rebuilt.
-INDEX_VERSION = 10
+INDEX_VERSION = 11
 STATE_FILE = "state.json"
 DAMAGE_FILE = "damaged.json"
 WHOOSH_DIR = "whoosh"
