@@ -24,10 +24,13 @@ from pdfdesk.index.relaxed_scoring import BestOf, WordsOr
 
 STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
 # Whoosh has no Arabic or Persian list: the commonest particles and prepositions, which Arabic
-# script often writes joined to the next word, so a page rarely holds them as words of their own.
+# script often writes joined to the next word, so a page rarely holds them as words of their own;
+# and, as the English list has "how", "when" and "can", the question words and "can" ("هل يمكن").
 ARABIC_STOPS = ("و في من إلى الى على عن أن ان إن ما لا لم لن هذا هذه ذلك تلك التي الذي الذين ثم أو او قد كان "
-                "كانت مع كل به بها له لها هو هي هم عند بين حتى إذا اذا")
-PERSIAN_STOPS = "و از به در که این آن را با های ها می تا برای هم یا است بر نیز اگر پس"
+                "كانت مع كل به بها له لها هو هي هم عند بين حتى إذا اذا "
+                "هل كم متى كيف ماذا لماذا أين اين أي اي يمكن")
+PERSIAN_STOPS = ("و از به در که این آن را با های ها می تا برای هم یا است بر نیز اگر پس "
+                 "آیا چه چرا کجا چگونه چند کی")
 # Whoosh's Russian list holds most pronouns in one or two of their forms ("который" in none), and
 # the stemmer does not bring the others to those: "которые", "наших", "всем" and "почему" counted
 # as words of a question and were highlighted on every page. Their other forms, and the question

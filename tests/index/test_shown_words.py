@@ -56,3 +56,11 @@ def test_a_russian_questions_pronouns_in_any_form_are_not_shown():
     not bring those to the forms it has."""
     terms = parse_terms("почему наших серверов которые стоят в стойке не видно")
     assert set(terms.deciding_words) == {"серверов", "стоят", "стойке", "видно"}
+
+
+def test_an_arabic_questions_question_words_are_not_shown():
+    """As "how", "when" and "can" are not, in English: "هل يمكن" ("can one") is how a question
+    begins, and "يمكن" is on every other page of a regulation."""
+    terms = parse_terms("هل يمكن الوثوق بنتائج التحاليل ومتى كم")
+    assert set(terms.deciding_words) == {"الوثوق", "بنتائج", "التحاليل"}
+    assert set(parse_terms("آیا چرا گزارش").deciding_words) == {"گزارش"}
