@@ -45,6 +45,14 @@ GREEK_STOPS = ("ο η το οι τα του της των τον την τους
                "χωρίς αν ότι πως πώς που πού ποιος ποια ποιο τι πότε γιατί όταν δεν μη μην μου σου "
                "μας σας εγώ εσύ εμείς εσείς αυτό αυτή αυτός αυτά αυτοί αυτές αυτόν αυτήν είναι ήταν "
                "ούτε είτε όπως")  # not αλλά ("but"): its stem is that of άλλος ("other")
+# The English list has the words a question opens with ("how", "when", "which", "can"); Whoosh's
+# lists of the other languages lack many of theirs, which then counted as words of the question and
+# were painted wherever a page held them. Not French "comment": it is an English word too, and the
+# one a reviewer searches a PDF's comments by.
+QUESTION_WORDS = ("quand où pourquoi quel quels quelles combien lequel laquelle lesquels lesquelles peut peux "
+                  "wann warum weshalb wieso wieviel darf "
+                  "cómo cuándo dónde cuál cuáles cuánto cuánta cuántos cuántas puedo puede porqué "
+                  "quali posso può onde quê quais pode wanneer waarom welke hoeveel нужно могу")
 # In a relaxed query a word of TRUNCATE_FROM letters or more also matches the words sharing its
 # first TRUNCATE_TO letters, at TRUNCATED_WEIGHT of its own weight (see `_other_forms`).
 TRUNCATE_FROM = 6
@@ -65,7 +73,8 @@ Known = Callable[[str, str], bool]  # whether the index holds (field, term)
 def stop_terms() -> frozenset[str]:
     """Index terms of the common function words of the languages listed."""
     words = [word for language in STOP_LANGUAGES for word in stoplists[language]]
-    words += ARABIC_STOPS.split() + PERSIAN_STOPS.split() + GREEK_STOPS.split() + RUSSIAN_FORMS.split()
+    words += (ARABIC_STOPS.split() + PERSIAN_STOPS.split() + GREEK_STOPS.split() + RUSSIAN_FORMS.split()
+              + QUESTION_WORDS.split())
     return frozenset(term for word in words for term in analyze(word, query=True))
 
 

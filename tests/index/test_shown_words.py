@@ -64,3 +64,15 @@ def test_an_arabic_questions_question_words_are_not_shown():
     terms = parse_terms("هل يمكن الوثوق بنتائج التحاليل ومتى كم")
     assert set(terms.deciding_words) == {"الوثوق", "بنتائج", "التحاليل"}
     assert set(parse_terms("آیا چرا گزارش").deciding_words) == {"گزارش"}
+
+
+def test_the_question_words_of_other_languages_are_not_shown_either():
+    assert set(parse_terms("combien est payé le patron").deciding_words) == {"payé", "patron"}
+    assert set(parse_terms("wann darf ich kündigen").deciding_words) == {"kündigen"}
+    assert set(parse_terms("cuándo puedo cancelar el pedido").deciding_words) == {"cancelar", "pedido"}
+    assert set(parse_terms("сколько нужно ждать ответа").deciding_words) == {"ждать", "ответа"}
+
+
+def test_a_reviewer_searching_for_comments_still_finds_the_word():
+    """French "comment" asks how, but it is also the English word a PDF's comments are found by."""
+    assert "comment" in parse_terms("how do I reply to a comment").deciding_words
