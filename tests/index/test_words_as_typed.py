@@ -109,20 +109,26 @@ def test_a_split_word_does_not_match_a_longer_number():
     assert score_text("see Keyword420 here", required, excluded, False) == 0
 
 
-def test_arabic_words_glued_to_a_clitic_or_a_neighbour_are_found(tmp_path):
+def indexed_arabic_pdf(path: Path, lines: tuple[str, ...]) -> Path:
+    """A page per line of Arabic, glyphs placed right to left as a typesetter places them (MuPDF
+    reads them back in logical order), indexed."""
     if not DEJAVU.exists():
         pytest.skip("DejaVu Sans is not installed")
     doc = pymupdf.open()
-    # "and the ink cartridge" with the conjunction joined, then words run together after a letter
-    # that never joins to the left (nothing in the shapes marks where those words end)
-    for text in ("وخرطوشة الحبر جديدة", "راهنماقواعدصفحه", "كلمات أخرى هنا"):
+    for text in lines:
         page = doc.new_page()
         page.insert_font(fontname="dv", fontfile=str(DEJAVU))
         page.insert_text((72, 100), text[::-1], fontname="dv", fontsize=14)
-    path = tmp_path / "glued.pdf"
     doc.save(path)
     with open_pdf(str(path)) as opened:
         build_index(Target(opened.source, None, opened.fingerprint))
+    return path
+
+
+def test_arabic_words_glued_to_a_clitic_or_a_neighbour_are_found(tmp_path):
+    # "and the ink cartridge" with the conjunction joined, then words run together after a letter
+    # that never joins to the left (nothing in the shapes marks where those words end)
+    path = indexed_arabic_pdf(tmp_path / "glued.pdf", ("وخرطوشة الحبر جديدة", "راهنماقواعدصفحه", "كلمات أخرى هنا"))
     for query, page in (("خرطوشة", 1), ("قواعد", 2), ("راهنما", 2)):
         result = call_tool("pdf_search", {"path": str(path), "query": query, "mode": "keyword"})
         assert [m["page"] for m in result.details["matches"]][:1] == [page], query
@@ -162,17 +168,8 @@ def test_an_arabic_word_beginning_with_waw_is_one_term_with_or_without_the_artic
 
 
 def test_a_question_without_the_article_finds_the_page_with_it(tmp_path):
-    if not DEJAVU.exists():
-        pytest.skip("DejaVu Sans is not installed")
-    doc = pymupdf.open()
-    for text in ("يحدد العقد مهام الوظيفة وساعات العمل", "يحدد العقد مكان العمل وساعات الدوام"):
-        page = doc.new_page()
-        page.insert_font(fontname="dv", fontfile=str(DEJAVU))
-        page.insert_text((72, 100), text[::-1], fontname="dv", fontsize=14)
-    path = tmp_path / "contract.pdf"
-    doc.save(path)
-    with open_pdf(str(path)) as opened:
-        build_index(Target(opened.source, None, opened.fingerprint))
+    path = indexed_arabic_pdf(tmp_path / "contract.pdf", ("يحدد العقد مهام الوظيفة وساعات العمل",
+                                                          "يحدد العقد مكان العمل وساعات الدوام"))
     result = call_tool("pdf_search", {"path": str(path), "query": "مهام وظيفة", "mode": "keyword"})
     assert [m["page"] for m in result.details["matches"]] == [1]
     assert "keyword_match" not in result.details  # the page holds every word, not some of them
