@@ -14,6 +14,9 @@ from pdfdesk.index.relaxing import stop_terms
 
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+# A question ends in "?" and lists words with commas: the word is the letters inside (a typed
+# "file?" is shown bold where a page says "file"), its inner marks kept ("l'entreprise", "a,b").
+_EDGE_PUNCTUATION = "?!.,;:\"'«»“”„‘’…¿¡؟،。、，！？"
 
 
 @dataclass
@@ -81,9 +84,9 @@ def parse_terms(query: str) -> QueryTerms:
             terms.excluded.append(text.rstrip("*"))
         elif phrase is not None:
             terms.phrases.append(text)
-        elif text.endswith("*") and len(text) > 1:
-            terms.prefixes.append(text.rstrip("*"))
-        else:
-            terms.words.append(text)
+        elif text.rstrip(_EDGE_PUNCTUATION).endswith("*") and len(text.rstrip(_EDGE_PUNCTUATION)) > 1:
+            terms.prefixes.append(text.rstrip(_EDGE_PUNCTUATION).rstrip("*").lstrip(_EDGE_PUNCTUATION))
+        elif text.strip(_EDGE_PUNCTUATION):
+            terms.words.append(text.strip(_EDGE_PUNCTUATION))
         negate = False
     return terms

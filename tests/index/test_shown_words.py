@@ -76,3 +76,14 @@ def test_the_question_words_of_other_languages_are_not_shown_either():
 def test_a_reviewer_searching_for_comments_still_finds_the_word():
     """French "comment" asks how, but it is also the English word a PDF's comments are found by."""
     assert "comment" in parse_terms("how do I reply to a comment").deciding_words
+
+
+def test_a_question_mark_or_comma_after_a_word_does_not_hide_it():
+    from pdfdesk.gui.richtext import highlight_terms
+
+    assert "<b>file</b>" in highlight_terms("Open the file with care.", "how do I open a file?")
+    assert "<b>file</b>" in highlight_terms("Open the file with care.", "where is the file, and who opens it?")
+    assert parse_terms("¿cuándo cancelo el contrato?").deciding_words == ["cancelo", "contrato"]
+    assert parse_terms("ما هو الحل؟").deciding_words == ["الحل"]
+    assert parse_terms("orange,teal,red e.g. conf*?").words == ["orange,teal,red", "e.g"]
+    assert parse_terms("conf*?").prefixes == ["conf"]
