@@ -27,14 +27,7 @@ from pdfdesk.index import embedding
 from pdfdesk.index.backend import ALL_WORDS, SOME_WORDS, Hit, LibraryBackend, SectionHit
 from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
 from pdfdesk.index.library_backend import library_backend
-from pdfdesk.index.paragraphs import (
-    credited,
-    paragraph_shares,
-    question_synonyms,
-    question_terms,
-    weights_and_credit,
-    with_synonyms,
-)
+from pdfdesk.index.paragraphs import question
 from pdfdesk.index.query_parsing import word_parser
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
 from pdfdesk.index.store import PAGES, SECTIONS, _schema
@@ -101,18 +94,15 @@ def _by_evidence(query: str, ranking: LibraryRanking, partial: list[Hit], limit:
     pages: dict[str, list[int]] = {}
     for hit in partial:
         pages.setdefault(hit.fingerprint, []).append(hit.page)
-    terms = question_terms(query)
     reads = embedding.reads(query)
-    synonyms = question_synonyms(query, terms, reads)
-    looked_up = with_synonyms(terms, synonyms)
-    frequencies = {fingerprint: backend.page_frequencies(fingerprint, looked_up) for fingerprint in pages}
-    held = {term for _pages, counts in frequencies.values() for term in looked_up if counts.get(term, 0) > 0}
+    asked = question(query, reads)
+    frequencies = {fingerprint: backend.page_frequencies(fingerprint, asked.looked_up) for fingerprint in pages}
+    held = {term for _pages, counts in frequencies.values() for term in asked.looked_up if counts.get(term, 0) > 0}
     together: dict[Key, float] = {}
     standout: dict[Key, float] = {}
     for fingerprint, numbers in pages.items():
-        weights, credit = weights_and_credit(*frequencies[fingerprint], terms, synonyms, reads, counted=held)
-        shown = credited(credit)
-        for number, share in paragraph_shares(fingerprint, numbers, weights, credit).items():
+        shares, shown = asked.shares(fingerprint, numbers, frequencies[fingerprint], counted=held)
+        for number, share in shares.items():
             together[(fingerprint, number)] = share
             if shown:
                 ranking.related[(fingerprint, number)] = shown

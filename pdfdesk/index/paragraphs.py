@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 
 from pdfdesk.core.lru import SharedLRU
 from pdfdesk.index import embedding
@@ -133,6 +134,33 @@ def weights_and_credit(pages: int, frequencies: Mapping[str, int], terms: list[s
             weights[term] = scale * max(own.values())
         credit[term] = {synonym: min(weights[term], scale * weight) for synonym, weight in own.items()}
     return weights, credit
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question's terms and the synonyms that may count for them, worked out once; then, for
+    each document, the paragraph shares of its pages. One document's search and the library's
+    both ask it, the library once per document holding candidate pages."""
+
+    terms: list[str]
+    synonyms: dict[str, frozenset[str]]
+    reads: float
+    looked_up: list[str]  # the terms and synonyms whose page counts a document is asked for
+
+    def shares(self, fingerprint: str, pages: Iterable[int], counts: tuple[int, Mapping[str, int]],
+               counted: Collection[str] = ()) -> tuple[dict[int, float], frozenset[str]]:
+        """Each page's best paragraph share, from the document's (pages, page counts of
+        `looked_up`); and the synonyms that can count, to be shown on its pages as words are."""
+        weights, credit = weights_and_credit(*counts, self.terms, self.synonyms, self.reads, counted)
+        return paragraph_shares(fingerprint, pages, weights, credit), credited(credit)
+
+
+def question(query: str, reads: float) -> Question:
+    """`query`'s deciding terms and, where the model reads less than half of it (`reads`, from
+    `embedding.reads`), their synonyms."""
+    terms = question_terms(query)
+    synonyms = question_synonyms(query, terms, reads)
+    return Question(terms, synonyms, reads, with_synonyms(terms, synonyms))
 
 
 def term_weights(pages: int, frequencies: Mapping[str, int], counted: Collection[str] = ()) -> dict[str, float]:

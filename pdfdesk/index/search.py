@@ -25,14 +25,7 @@ from pdfdesk.index.document_vectors import stores, vectors_embedded
 from pdfdesk.index.hybrid import MEANING_CANDIDATES, MEANING_WEIGHT, keyword_first, rrf
 from pdfdesk.index.matches import PAGE, Match
 from pdfdesk.index.owner import request_indexing
-from pdfdesk.index.paragraphs import (
-    credited,
-    paragraph_shares,
-    question_synonyms,
-    question_terms,
-    weights_and_credit,
-    with_synonyms,
-)
+from pdfdesk.index.paragraphs import question
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
 from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
@@ -265,13 +258,9 @@ def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: l
     query (`reads`); and the synonyms that can count, to be shown on the pages as its words are."""
     if not pages:
         return {}, frozenset()
-    terms = question_terms(query)
-    synonyms = question_synonyms(query, terms, reads)
-    counts, frequencies = index.page_frequencies(with_synonyms(terms, synonyms))
-    weights, credit = weights_and_credit(counts, frequencies, terms, synonyms, reads)
-    shares = {("page", number): share
-              for number, share in paragraph_shares(target.fingerprint, pages, weights, credit).items()}
-    return shares, credited(credit)
+    asked = question(query, reads)
+    shares, shown = asked.shares(target.fingerprint, pages, index.page_frequencies(asked.looked_up))
+    return {("page", number): share for number, share in shares.items()}, shown
 
 
 @dataclass(frozen=True)
