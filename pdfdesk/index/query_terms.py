@@ -84,9 +84,9 @@ def parse_terms(query: str) -> QueryTerms:
             terms.excluded.append(text.rstrip("*"))
         elif phrase is not None:
             terms.phrases.append(text)
-        elif text.rstrip(_EDGE_PUNCTUATION).endswith("*") and len(text.rstrip(_EDGE_PUNCTUATION)) > 1:
-            terms.prefixes.append(text.rstrip(_EDGE_PUNCTUATION).rstrip("*").lstrip(_EDGE_PUNCTUATION))
-        elif text.strip(_EDGE_PUNCTUATION):
-            terms.words.append(text.strip(_EDGE_PUNCTUATION))
+        elif (bare := text.strip(_EDGE_PUNCTUATION)).endswith("*") and len(bare) > 1:
+            terms.prefixes.append(bare.rstrip("*"))
+        elif bare:
+            terms.words.append(bare)
         negate = False
     return terms
