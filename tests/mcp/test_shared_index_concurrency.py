@@ -89,7 +89,8 @@ async def search_until(session, pdf: Path, builder: subprocess.Popen, seen: dict
         details = result.structured_content
         check_answer(details)
         seen[name].append(details)
-        if all(seen.values()):
+        if all(any(d.get("pages_indexed", 0) > 0 and not d["index_complete"] for d in answers)
+               for answers in seen.values()):
             searched.touch()  # lets the build go on: both clients have searched it half done
         if finished:
             return
