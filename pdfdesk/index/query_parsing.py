@@ -10,6 +10,7 @@ script) keeps Whoosh's grouping of its bigrams.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from whoosh.qparser import QueryParser
@@ -24,10 +25,18 @@ class WordPhrase(Phrase):
     the analyzer made, not one the user quoted, so a relaxed query may also take the parts apart."""
 
 
+# A question mark ending a word ends a question ("can a command return?"); Whoosh reads it as a
+# wildcard for one more letter, and the question's last word then matched no page.
+_QUESTION_MARK = re.compile(r"\?+(?=[\s\")]|$)")
+
+
 class WordQueryParser(QueryParser):
     """QueryParser whose typed words are read run by run (see the module docstring)."""
 
     word_phrase = WordPhrase
+
+    def parse(self, text: str, normalize: bool = True, debug: bool = False) -> Query:
+        return super().parse(_QUESTION_MARK.sub(" ", text), normalize, debug)
 
     def term_query(self, fieldname: str, text: str, termclass: Any, boost: float = 1.0, tokenize: bool = True,
                    removestops: bool = True) -> Query | None:

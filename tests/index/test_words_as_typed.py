@@ -173,3 +173,19 @@ def test_a_question_without_the_article_finds_the_page_with_it(tmp_path):
     result = call_tool("pdf_search", {"path": str(path), "query": "مهام وظيفة", "mode": "keyword"})
     assert [m["page"] for m in result.details["matches"]] == [1]
     assert "keyword_match" not in result.details  # the page holds every word, not some of them
+
+
+def test_a_question_mark_ends_a_question_and_is_no_wildcard(tmp_path):
+    """"can a command return?" asks for "return": Whoosh read "return?" as "return" and one more
+    letter, and no page then held every word of a question ending in a question mark."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "Any command can return an exit status from 0 to 255.", fontsize=11)
+    doc.new_page().insert_text((72, 100), "The shell reads commands from a file or a terminal.", fontsize=11)
+    path = tmp_path / "question.pdf"
+    doc.save(path)
+    with open_pdf(str(path)) as opened:
+        build_index(Target(opened.source, None, opened.fingerprint))
+    for query in ("what exit status can a command return?", "exit status, return?? ", '"command can return?"'):
+        result = call_tool("pdf_search", {"path": str(path), "query": query, "mode": "keyword"})
+        first = result.details["matches"][0]
+        assert first["page"] == 1 and first.get("keyword_match") != "partial", (query, result.details)
