@@ -44,7 +44,38 @@ def ranked(searcher: Any, queries: list[Query], limit: int) -> list[list[tuple[i
     if type(weighting) is not BM25F:
         return None
     segments = [(_Segment(leaf, searcher, weighting), offset) for leaf, offset in searcher.leaf_searchers()]
+    _recent.segments = (searcher, segments)
     return [_best(segments, query, limit) for query in queries]
+
+
+# The last ranking's segments on this thread, with every node it scored: a search that then asks
+# for the scores of a few more pages under the same query reads them from those arrays instead of
+# scoring every page again. One ranking's worth at a time, so the arrays never pile up.
+_recent = threading.local()
+
+
+def scored(searcher: Any, query: Query, numbers: list[int]) -> dict[int, float] | None:
+    """The scores of these documents (by number) that match `query`, as `ranked` would give them;
+    None when the searcher's weighting is not BM25F. The pages a search looks at beyond its best
+    few (found by meaning, say) are weighed on the same scale as those."""
+    weighting = searcher.weighting
+    if type(weighting) is not BM25F:
+        return None
+    recent = getattr(_recent, "segments", None)
+    if recent is not None and recent[0] is searcher:
+        segments = recent[1]
+    else:
+        segments = [(_Segment(leaf, searcher, weighting), offset) for leaf, offset in searcher.leaf_searchers()]
+    found: dict[int, float] = {}
+    for segment, offset in segments:
+        inside = [number - offset for number in numbers if offset <= number < offset + segment.size]
+        if not inside:
+            continue
+        score, present = segment.evaluate(query)
+        for at in inside:
+            if present[at] and segment.live[at]:
+                found[at + offset] = float(score[at])
+    return found
 
 
 def _best(segments: list[tuple[_Segment, int]], query: Query, limit: int) -> list[tuple[int, float]]:

@@ -303,6 +303,23 @@ class DocumentIndex:
             return [[dict(hit.fields(), score=float(hit.score)) for hit in searcher.search(query, limit=limit)]
                     if not _holds_nothing(searcher, query) else [] for query in queries]
 
+    def page_scores(self, query: Query, pages: Iterable[int]) -> dict[int, float]:
+        """The score `query` gives each of these pages that it matches (pages it does not match
+        are left out): the pages a search weighs beyond the best few a ranking returned."""
+        from pdfdesk.index import array_scoring
+
+        with self._reading(PAGES) as searcher:
+            numbers: dict[int, int] = {}
+            for page in pages:
+                number = searcher.document_number(key=f"p:{page}")
+                if number is not None:
+                    numbers[number] = page
+            found = array_scoring.scored(searcher, query, list(numbers))
+            if found is None:
+                found = {hit.docnum: float(hit.score) for hit in searcher.search(query, limit=None)
+                         if hit.docnum in numbers}
+            return {numbers[number]: score for number, score in found.items()}
+
     @contextmanager
     def vocabulary(self, granularity: str) -> Iterator[Callable[[str, str], bool]]:
         """Whether the index holds a (field, term), for as long as the block runs: a query built

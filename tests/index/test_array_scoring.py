@@ -94,6 +94,28 @@ def test_relaxed_and_near_queries_rank_as_whoosh_ranks_them(pages_index, questio
         _same_ranking(_whoosh(searcher, relaxed, 7), array_scoring.ranked(searcher, [relaxed], 7)[0])
 
 
+@pytest.mark.parametrize("question", QUESTIONS[:4] + QUESTIONS[7:9])
+def test_chosen_pages_score_as_in_the_whole_ranking(pages_index, question):
+    """Pages looked up by number (in every segment, some replaced) get the scores the ranking of
+    every page gives them; pages the query does not match, and deleted versions, get none."""
+    with pages_index.searcher(weighting=BM25F()) as searcher:
+        parsed = word_parser(["text"], build_schema(PAGES)).parse(question)
+        relaxed = relaxed_query(parsed, lambda field, text: (field, text) in searcher.reader())
+        every = dict(array_scoring.ranked(searcher, [relaxed], 10_000)[0])
+        reader = searcher.reader()
+        chosen = list(range(0, reader.doc_count_all(), 7))
+        scored = array_scoring.scored(searcher, relaxed, chosen)
+        assert scored is not None and scored
+        assert scored.keys() == {number for number in chosen if number in every}
+        assert not any(reader.is_deleted(number) for number in scored)
+        for number, score in scored.items():
+            assert score == pytest.approx(every[number], rel=1e-12)
+    with pages_index.searcher(weighting=BM25F()) as searcher:  # no ranking before it on this searcher
+        assert array_scoring.scored(searcher, relaxed, chosen) == pytest.approx(scored, rel=1e-12)
+    with pages_index.searcher(weighting=TF_IDF()) as searcher:
+        assert array_scoring.scored(searcher, relaxed, chosen) is None
+
+
 def test_deleted_pages_are_never_found(pages_index):
     with pages_index.searcher(weighting=BM25F()) as searcher:
         reader = searcher.reader()
