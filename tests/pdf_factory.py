@@ -199,3 +199,40 @@ def scanned_pdf(path: Path, pages: list[str], dpi: int = 200, turn: dict[int, in
         if (rotate or {}).get(number):
             target.set_rotation(rotate[number])  # type: ignore[index]
     return save(scan, path)
+
+
+# Pages of a field trial: each holds "plants" and "measure", most in different paragraphs, none
+# about how dry the plants were; page 17 is, and holds both words once, in one paragraph.
+TRIAL_PAGES = [
+    ["Trial plot {n} was sown in spring; its plants were spaced thirty centimetres apart.",
+     "Fertiliser was spread before sowing and weeds were removed by hand every second week.",
+     "At harvest we measure the weight of the fruit from each row."],
+    ["Plot {n} lies on the north slope, where the plants flowered a week later than elsewhere.",
+     "Aphids were counted on ten leaves per row and sprayed with soap when numbers rose.",
+     "We measure plant height with a ruler from the soil surface to the top of the stem."],
+    ["The greenhouse seedlings for plot {n} were hardened off outside for ten days.",
+     "Transplanting took place in the evening to spare the young plants the midday sun.",
+     "Labels in each row name the variety, so the yields we measure are never mixed up."],
+    ["Plot {n} was harvested by a team of four pickers, who picked the plants over three mornings.",
+     "Fruit was graded by size and colour; cracked fruit went to the processing line.",
+     "The prices we measure against are those paid by the regional market for ripe fruit."],
+]
+DROUGHT_PAGE = [
+    "The crop was irrigated by drip lines laid along every row.",
+    ("To measure how dry the plants were, we read leaf water potential with a pressure chamber at noon: "
+     "the lower the reading, the more the plants suffered from drought and water stress."),
+    "Soil moisture probes at two depths showed when the root zone was drying out. " * 3,
+    ("The readings were taken on clear days only, since clouds change the leaves' temperature and "
+     "opening of their pores within minutes, and a reading taken under cloud is not comparable."),
+]
+
+
+def field_trial_pdf(path: Path) -> Path:
+    """24 pages of a field trial; page 17, alone, says how dry the plants were (see DROUGHT_PAGE)."""
+    doc = pymupdf.open()
+    for number in range(1, 25):
+        page = doc.new_page()
+        paragraphs = DROUGHT_PAGE if number == 17 else [text.format(n=number) for text in TRIAL_PAGES[number % 4]]
+        for at, text in enumerate(paragraphs):
+            page.insert_textbox(pymupdf.Rect(72, 72 + 130 * at, 520, 162 + 130 * at), text, fontsize=11)
+    return save(doc, path)

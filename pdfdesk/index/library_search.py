@@ -2,9 +2,9 @@
 
 Pages holding every word of the query come first, from whichever documents hold them, ranked by
 BM25 over the library; when fewer than `RELAX_BELOW` pages hold every word, pages holding all the
-words but one follow, then pages holding some of them, scored by BM25 times the share of the words
-they hold (as in one document's search). A document's place never depends on its name or on the
-order it was added in.
+words but one follow (in mode auto only while the results asked for can show them all), then
+pages holding some of them, scored by BM25 times the share of the words they hold (as in one
+document's search). A document's place never depends on its name or on the order it was added in.
 
 In mode auto the pages holding only some of the words are ordered by the same evidence as in one
 document (`hybrid.keyword_first`): their words, the share of the question one paragraph holds,
@@ -29,10 +29,9 @@ from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
 from pdfdesk.index.library_backend import library_backend
 from pdfdesk.index.paragraphs import question
 from pdfdesk.index.query_parsing import word_parser
-from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
+from pdfdesk.index.relaxing import RELAX_BELOW, near_queries, near_ranked_first, relaxed_query, strict_query
 from pdfdesk.index.store import PAGES, SECTIONS, _schema
 
-RELAX_BELOW = 3
 PARTIAL_POOL = 3  # times the results asked for: pages holding some words that evidence may reorder
 
 Key = tuple[str, int]  # (fingerprint, page)
@@ -69,19 +68,23 @@ def rank(query: str, limit: int, within: Container[str] | None = None,
     if len(strict) >= RELAX_BELOW or len(ranking.hits) >= limit:
         return ranking
     seen = {(hit.fingerprint, hit.page) for hit in ranking.hits}
+    found = set(seen)
     near: list[Hit] = []
     left_out = near_queries(parsed)
-    for hit in backend.search_near(left_out, limit + len(seen), within) if left_out else []:
-        if (hit.fingerprint, hit.page) not in seen:
-            seen.add((hit.fingerprint, hit.page))
+    # one more than the results asked for: whether more pages miss one word than those can show
+    for hit in backend.search_near(left_out, limit + 1 + len(seen), within) if left_out else []:
+        if (hit.fingerprint, hit.page) not in found:
+            found.add((hit.fingerprint, hit.page))
             near.append(Hit(hit.fingerprint, hit.page, hit.score, SOME_WORDS, 0.0))
-    ranking.hits += near
+    weighed = by_evidence and not near_ranked_first(len(near), limit)  # among the pages holding some words
+    if not weighed:
+        seen, ranking.hits = found, ranking.hits + near
     if len(ranking.hits) < limit:
         partial = [hit for hit in _partial(parsed, backend, limit * PARTIAL_POOL if by_evidence else limit * 2, within)
                    if (hit.fingerprint, hit.page) not in seen]
         if by_evidence and partial:
             return _by_evidence(query, ranking, partial, limit, backend, standouts)
-        ranking.hits += partial
+        ranking.hits += partial or (near if weighed else [])
     ranking.hits = ranking.hits[:limit]
     return ranking
 

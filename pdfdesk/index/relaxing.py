@@ -22,6 +22,19 @@ from pdfdesk.index.analysis import GRAM_MARK, analyze, stem_lowered
 from pdfdesk.index.query_parsing import WordPhrase
 from pdfdesk.index.relaxed_scoring import BestOf, WordsOr
 
+# Fewer results holding every word than this, and results holding some of them follow.
+RELAX_BELOW = 3
+
+
+def near_ranked_first(count: int, shown: int) -> bool:
+    """Whether pages holding every word but one rank, in an order by evidence, with the pages
+    holding every word. They are there for a passage typed with one word misremembered: while they
+    fit in the `shown` results, that passage is among them. When more do (a question's word no page
+    uses, and its other words common in the document), their keyword order is all that ranks them,
+    and they are weighed as the pages holding some of the words are."""
+    return count <= shown
+
+
 STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
 # Whoosh has no Arabic or Persian list: the commonest particles and prepositions, which Arabic
 # script often writes joined to the next word, so a page rarely holds them as words of their own;

@@ -28,7 +28,7 @@ from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.paragraphs import question
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
-from pdfdesk.index.relaxing import near_queries, relaxed_query, strict_query
+from pdfdesk.index.relaxing import RELAX_BELOW, near_queries, near_ranked_first, relaxed_query, strict_query
 from pdfdesk.index.scan import scan_pages
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
 
@@ -52,6 +52,8 @@ class Ranking:
     keys: list[Key] = field(default_factory=list)
     matches: dict[Key, Match] = field(default_factory=dict)
     near: list[Key] = field(default_factory=list)  # partial matches lacking just one of the words
+    relaxed: Any = None  # the query for pages holding some of the words, when one was asked
+    loose: dict[Key, float] = field(default_factory=dict)  # its scores of the best pages it found
     nearest: semantic.Nearest | None = None  # a meaning ranking's pages against the document's own
 
 
@@ -110,6 +112,8 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
                     found.add(key)
         ranking.near.sort(key=lambda key: -ranking.matches[key].score)
         partial_lists.append(_recorded(loose, sections, ranking, partial=True))
+        ranking.relaxed = relaxed
+        ranking.loose = {("page", hit["page"]): hit["score"] for hit in loose} if not sections else {}
     if scan is not None and scan.partial:
         partial_lists.append(_scan_hits(scan.partial, ranking, partial=True))
     partial = ranking.near + [key for key in _fused(partial_lists) if key not in set(ranking.keys + ranking.near)]
@@ -120,9 +124,6 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
                  f"; {granularity}s holding some of them follow, marked partial")
         ranking.keys += partial
     return ranking
-
-
-RELAX_BELOW = 3  # fewer results holding every word than this, and results holding some follow
 
 
 def _fused(lists: list[list[Key]]) -> list[Key]:
@@ -222,15 +223,23 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
 
 def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, meaning: Ranking,
             limit: int) -> list[Match]:
-    """Pages holding every word in keyword order, then the rest by words, paragraphs and meaning
-    (see `keyword_first`); a page found by meaning alone is flagged low confidence."""
-    strict = [key for key in keyword.keys if not keyword.matches[key].partial] + keyword.near
-    partial = [(key, keyword.matches[key].score) for key in keyword.keys
-               if keyword.matches[key].partial and key not in keyword.near]
-    looked_at = [key for key, _ in partial] + meaning.keys[:MEANING_CANDIDATES]
+    """Pages holding every word (and, while they are few, those missing one) in keyword order,
+    then the rest by words, paragraphs and meaning (see `keyword_first`); a page found by meaning
+    alone is flagged low confidence."""
+    near = keyword.near if near_ranked_first(len(keyword.near), limit) else []
+    strict = [key for key in keyword.keys if not keyword.matches[key].partial] + near
+    held = set(strict)
+    partial_keys = [key for key in keyword.keys if keyword.matches[key].partial and key not in held]
+    by_meaning = [key for key in meaning.keys[:MEANING_CANDIDATES] if key not in held and key not in partial_keys]
+    words = _relaxed_scores(index, keyword, partial_keys + by_meaning)
+    partial = [(key, words.get(key, keyword.matches[key].score)) for key in partial_keys]
+    for key in by_meaning:
+        if key in words:  # found by meaning, and holding some of the words too
+            keyword.matches[key] = Match(PAGE, key[1], words[key], "keyword", partial=True)
+            partial.append((key, words[key]))
+    looked_at = [key for key, _ in partial] + [key for key in by_meaning if key not in words]
     nearest = meaning.nearest
     standout = {key: nearest.standout(key[1]) for key in strict + looked_at} if nearest is not None else {}
-    held = set(strict)
     reads = embedding.reads(query)
     together, related = _paragraph_shares(target, index, query, [key[1] for key in looked_at], reads)
     chosen = []
@@ -249,6 +258,17 @@ def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, 
             match.low_confidence = True
         chosen.append(match)
     return chosen
+
+
+def _relaxed_scores(index: DocumentIndex, keyword: Ranking, keys: list[Key]) -> dict[Key, float]:
+    """The relaxed query's score of each of these pages that holds some of the words. A page
+    beyond the relaxed ranking's best few (one found by meaning, or missing only one word when many
+    do) is weighed on the same scale as those, not as holding none of the words."""
+    scores = {key: keyword.loose[key] for key in keys if key in keyword.loose}
+    beyond = [key[1] for key in keys if key not in scores and key[0] == "page"]
+    if beyond and keyword.relaxed is not None:
+        scores.update({("page", page): score for page, score in index.page_scores(keyword.relaxed, beyond).items()})
+    return scores
 
 
 def _paragraph_shares(target: Target, index: DocumentIndex, query: str, pages: list[int],

@@ -6,7 +6,7 @@ import pymupdf
 
 from pdfdesk.index.library import FAILED, INDEXED, QUEUED, Library
 from pdfdesk.tools import call_tool
-from tests.pdf_factory import text_pdf
+from tests.pdf_factory import field_trial_pdf, text_pdf
 
 
 def make_doc(path, words):
@@ -256,23 +256,28 @@ def test_a_catalogue_kept_in_library_json_by_an_earlier_version_is_taken_over_on
     assert [os.path.basename(m["file"]) for m in found.details["matches"]] == ["kept.pdf"]
 
 
-def test_library_auto_weighs_meaning_where_a_documents_vectors_exist(tmp_path, builtin_model):
-    """auto over the library is hybrid once the model loads: pages holding some of the words are
-    ordered by their words, paragraphs and meaning, and say which found them; pages holding every
-    word keep their keyword order."""
+def _library_with_vectors(paths) -> None:
+    """The documents in the library index, each with its own index and vectors (auto is hybrid)."""
     from pdfdesk.core.documents import open_pdf
     from pdfdesk.index.builder import Target, build_index, build_vectors
 
-    a = make_doc(tmp_path / "a.pdf", ["The invoice from Northwind was paid late.", "Nothing here at all."])
-    b = make_doc(tmp_path / "b.pdf", ["A penalty applies to invoices paid late.",
-                                      "Northwind penalty invoice paid late."])
-    Library().add([str(a), str(b)])
+    Library().add([str(path) for path in paths])
     Library().process()
-    for path in (a, b):
+    for path in paths:
         with open_pdf(str(path)) as opened:
             target = Target(opened.source, None, opened.fingerprint)
         build_index(target)
         build_vectors(target)
+
+
+def test_library_auto_weighs_meaning_where_a_documents_vectors_exist(tmp_path, builtin_model):
+    """auto over the library is hybrid once the model loads: pages holding some of the words are
+    ordered by their words, paragraphs and meaning, and say which found them; pages holding every
+    word keep their keyword order."""
+    a = make_doc(tmp_path / "a.pdf", ["The invoice from Northwind was paid late.", "Nothing here at all."])
+    b = make_doc(tmp_path / "b.pdf", ["A penalty applies to invoices paid late.",
+                                      "Northwind penalty invoice paid late."])
+    _library_with_vectors([a, b])
     query = "northwind invoice penalty dispute"
     keyword = call_tool("pdf_search", {"library": True, "query": query, "mode": "keyword"}).details
     auto = call_tool("pdf_search", {"library": True, "query": query}).details
@@ -322,3 +327,20 @@ def test_library_auto_compares_each_documents_paragraphs_with_the_whole_question
     in_auto = [(names[h.fingerprint], h.page) for h in auto.hits]
     assert in_keyword[0] == in_auto[0] == ("b.pdf", 1)
     assert set(in_auto) == {("a.pdf", 1), ("b.pdf", 1), ("b.pdf", 2)}
+
+
+def test_library_auto_weighs_pages_missing_one_word_when_many_do(tmp_path, builtin_model):
+    """As in one document: when every page of the trial holds the question's words but the one no
+    page uses, those pages are weighed, not kept first in keyword order, and the page about it
+    leads; another document's pages lacking both words stay below."""
+    trial = field_trial_pdf(tmp_path / "trial.pdf")
+    other = make_doc(tmp_path / "other.pdf", ["The greenhouse heating failed in January.", "Plants need light."])
+    _library_with_vectors([trial, other])
+    question = "how did you measure how thirsty the plants were"
+    keyword = call_tool("pdf_search", {"library": True, "query": question, "mode": "keyword"}).details
+    auto = call_tool("pdf_search", {"library": True, "query": question}).details
+    assert auto["mode_used"] == "hybrid"
+    first = (os.path.basename(keyword["matches"][0]["file"]), keyword["matches"][0]["page"])
+    assert first != ("trial.pdf", 17)
+    assert (os.path.basename(auto["matches"][0]["file"]), auto["matches"][0]["page"]) == ("trial.pdf", 17)
+

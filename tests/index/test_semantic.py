@@ -15,6 +15,7 @@ from pdfdesk.index.excerpts import passage_hits
 from pdfdesk.index.builder import Target, build_index, build_vectors, vectors_pending
 from pdfdesk.index.store import DocumentIndex
 from pdfdesk.tools import call_tool
+from tests.pdf_factory import field_trial_pdf
 
 MODEL_DIR = Path(__file__).resolve().parents[3] / "shared" / "models" / "all-MiniLM-L6-v2-int8"
 
@@ -325,3 +326,26 @@ def test_a_folder_changed_within_a_clock_tick_is_never_trusted_by_its_time(tmp_p
     store_.write_chunk([semantic.Passage(6, "b")], np.ones((1, 4), dtype=np.float32), first_page=6, through_page=9)
     os.utime(store_.folder, ns=(moment, moment))  # as if the second chunk came within the same tick
     assert store_.pages_done() == 9
+
+
+
+@pytest.fixture
+def trial_pdf(tmp_path) -> Path:
+    return field_trial_pdf(tmp_path / "trial.pdf")
+
+
+def test_pages_missing_the_same_one_word_are_weighed_not_ranked_first_when_many(builtin_model, trial_pdf):
+    """No page says "thirsty": every page then holds all the question's words but one, and those
+    pages, kept first in keyword order, buried the one page about it; weighed by their words,
+    paragraphs and meaning, it comes first."""
+    build(trial_pdf)
+    question = "how did you measure how thirsty the plants were"
+    keyword = call_tool("pdf_search", {"path": str(trial_pdf), "query": question, "mode": "keyword"}).details
+    assert keyword["matches"][0]["page"] != 17
+    auto = call_tool("pdf_search", {"path": str(trial_pdf), "query": question}).details
+    assert auto["mode"] == "hybrid"
+    first = auto["matches"][0]
+    assert first["page"] == 17 and first["keyword_match"] == "partial" and first["found_by"] == "both"
+    # a passage typed with one word misremembered ("gauge"): the one page holding the others leads
+    typed = "we read leaf water potential with a pressure gauge at noon"
+    assert call_tool("pdf_search", {"path": str(trial_pdf), "query": typed}).details["matches"][0]["page"] == 17
