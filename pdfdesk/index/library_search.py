@@ -2,7 +2,7 @@
 
 Pages holding every word of the query come first, from whichever documents hold them, ranked by
 BM25 over the library; when fewer than `RELAX_BELOW` pages hold every word, pages holding all the
-words but one follow (in mode auto only while the results asked for can show them all), then
+words but one follow (in mode auto only while a first page of results can show them all), then
 pages holding some of them, scored by BM25 times the share of the words they hold (as in one
 document's search). A document's place never depends on its name or on the order it was added in.
 
@@ -29,7 +29,8 @@ from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
 from pdfdesk.index.library_backend import library_backend
 from pdfdesk.index.paragraphs import question
 from pdfdesk.index.query_parsing import word_parser
-from pdfdesk.index.relaxing import RELAX_BELOW, near_queries, near_ranked_first, relaxed_query, strict_query
+from pdfdesk.index.relaxing import (NEAR_FIRST_AT_MOST, RELAX_BELOW, near_queries, near_ranked_first, relaxed_query,
+                                    strict_query)
 from pdfdesk.index.store import PAGES, SECTIONS, _schema
 
 PARTIAL_POOL = 3  # times the results asked for: pages holding some words that evidence may reorder
@@ -71,12 +72,13 @@ def rank(query: str, limit: int, within: Container[str] | None = None,
     found = set(seen)
     near: list[Hit] = []
     left_out = near_queries(parsed)
-    # one more than the results asked for: whether more pages miss one word than those can show
-    for hit in backend.search_near(left_out, limit + 1 + len(seen), within) if left_out else []:
+    # one more than a first page of results: whether more pages miss one word than it can show
+    deep = max(limit, NEAR_FIRST_AT_MOST + 1) + len(seen)
+    for hit in backend.search_near(left_out, deep, within) if left_out else []:
         if (hit.fingerprint, hit.page) not in found:
             found.add((hit.fingerprint, hit.page))
             near.append(Hit(hit.fingerprint, hit.page, hit.score, SOME_WORDS, 0.0))
-    weighed = by_evidence and not near_ranked_first(len(near), limit)  # among the pages holding some words
+    weighed = by_evidence and not near_ranked_first(len(near))  # among the pages holding some words
     if not weighed:
         seen, ranking.hits = found, ranking.hits + near
     if len(ranking.hits) < limit:

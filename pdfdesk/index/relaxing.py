@@ -26,13 +26,19 @@ from pdfdesk.index.relaxed_scoring import BestOf, WordsOr
 RELAX_BELOW = 3
 
 
-def near_ranked_first(count: int, shown: int) -> bool:
+# Pages missing one word rank first while no more than a first page of results (pdf_search's
+# default) do, however many results a caller asks for: the search panel's 50 and an agent's 10
+# must put the same pages first.
+NEAR_FIRST_AT_MOST = 10
+
+
+def near_ranked_first(count: int) -> bool:
     """Whether pages holding every word but one rank, in an order by evidence, with the pages
-    holding every word. They are there for a passage typed with one word misremembered: while they
-    fit in the `shown` results, that passage is among them. When more do (a question's word no page
-    uses, and its other words common in the document), their keyword order is all that ranks them,
-    and they are weighed as the pages holding some of the words are."""
-    return count <= shown
+    holding every word. They are there for a passage typed with one word misremembered: while a
+    first page of results shows them all, that passage is among them. When more do (a question's
+    word no page uses, and its other words common in the document), their keyword order is all
+    that ranks them, and they are weighed as the pages holding some of the words are."""
+    return count <= NEAR_FIRST_AT_MOST
 
 
 STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")

@@ -28,7 +28,8 @@ from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.paragraphs import question
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
-from pdfdesk.index.relaxing import RELAX_BELOW, near_queries, near_ranked_first, relaxed_query, strict_query
+from pdfdesk.index.relaxing import (NEAR_FIRST_AT_MOST, RELAX_BELOW, near_queries, near_ranked_first, relaxed_query,
+                                    strict_query)
 from pdfdesk.index.scan import scan_pages
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
 
@@ -104,7 +105,9 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
     if relaxed is not None:
         # pages missing only one of the words come first among the partial ones, in their order
         found = set(ranking.keys)
-        *nears, loose = index.search_each([*near_queries(parsed), relaxed], granularity, limit)
+        # at least one more than a first page of results, to tell whether more miss one word
+        deep = max(limit, NEAR_FIRST_AT_MOST + 1)
+        *nears, loose = index.search_each([*near_queries(parsed), relaxed], granularity, deep)
         for hits in nears:
             for key in _recorded(hits, sections, ranking, partial=True):
                 if key not in found:
@@ -223,10 +226,10 @@ def _semantic_ranking(index: DocumentIndex, state: IndexState | None, query: str
 
 def _hybrid(target: Target, index: DocumentIndex, query: str, keyword: Ranking, meaning: Ranking,
             limit: int) -> list[Match]:
-    """Pages holding every word (and, while they are few, those missing one) in keyword order,
-    then the rest by words, paragraphs and meaning (see `keyword_first`); a page found by meaning
-    alone is flagged low confidence."""
-    near = keyword.near if near_ranked_first(len(keyword.near), limit) else []
+    """Pages holding every word (and, while a first page of results shows them all, those missing
+    one) in keyword order, then the rest by words, paragraphs and meaning (see `keyword_first`); a
+    page found by meaning alone is flagged low confidence."""
+    near = keyword.near if near_ranked_first(len(keyword.near)) else []
     strict = [key for key in keyword.keys if not keyword.matches[key].partial] + near
     held = set(strict)
     partial_keys = [key for key in keyword.keys if keyword.matches[key].partial and key not in held]

@@ -342,10 +342,11 @@ def test_pages_missing_the_same_one_word_are_weighed_not_ranked_first_when_many(
     question = "how did you measure how thirsty the plants were"
     keyword = call_tool("pdf_search", {"path": str(trial_pdf), "query": question, "mode": "keyword"}).details
     assert keyword["matches"][0]["page"] != 17
-    auto = call_tool("pdf_search", {"path": str(trial_pdf), "query": question}).details
-    assert auto["mode"] == "hybrid"
-    first = auto["matches"][0]
-    assert first["page"] == 17 and first["keyword_match"] == "partial" and first["found_by"] == "both"
+    for shown in (10, 50, 1):  # the agent's first page, the search panel's 50: the same page first
+        auto = call_tool("pdf_search", {"path": str(trial_pdf), "query": question, "max_results": shown}).details
+        assert auto["mode"] == "hybrid"
+        first = auto["matches"][0]
+        assert first["page"] == 17 and first["keyword_match"] == "partial" and first["found_by"] == "both", shown
     # a passage typed with one word misremembered ("gauge"): the one page holding the others leads
     typed = "we read leaf water potential with a pressure gauge at noon"
     assert call_tool("pdf_search", {"path": str(trial_pdf), "query": typed}).details["matches"][0]["page"] == 17
