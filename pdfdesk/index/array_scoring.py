@@ -43,7 +43,7 @@ def ranked(searcher: Any, queries: list[Query], limit: int) -> list[list[tuple[i
     weighting = searcher.weighting
     if type(weighting) is not BM25F:
         return None
-    segments = [(_Segment(leaf, searcher, weighting), offset) for leaf, offset in searcher.leaf_searchers()]
+    segments = _segments(searcher, weighting)
     _recent.segments = (searcher, segments)
     return [_best(segments, query, limit) for query in queries]
 
@@ -62,10 +62,7 @@ def scored(searcher: Any, query: Query, numbers: list[int]) -> dict[int, float] 
     if type(weighting) is not BM25F:
         return None
     recent = getattr(_recent, "segments", None)
-    if recent is not None and recent[0] is searcher:
-        segments = recent[1]
-    else:
-        segments = [(_Segment(leaf, searcher, weighting), offset) for leaf, offset in searcher.leaf_searchers()]
+    segments = recent[1] if recent is not None and recent[0] is searcher else _segments(searcher, weighting)
     found: dict[int, float] = {}
     for segment, offset in segments:
         inside = [number - offset for number in numbers if offset <= number < offset + segment.size]
@@ -76,6 +73,10 @@ def scored(searcher: Any, query: Query, numbers: list[int]) -> dict[int, float] 
             if present[at] and segment.live[at]:
                 found[at + offset] = float(score[at])
     return found
+
+
+def _segments(searcher: Any, weighting: BM25F) -> list[tuple[_Segment, int]]:
+    return [(_Segment(leaf, searcher, weighting), offset) for leaf, offset in searcher.leaf_searchers()]
 
 
 def _best(segments: list[tuple[_Segment, int]], query: Query, limit: int) -> list[tuple[int, float]]:

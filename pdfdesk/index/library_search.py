@@ -29,7 +29,7 @@ from pdfdesk.index.hybrid import MEANING_WEIGHT, keyword_first
 from pdfdesk.index.library_backend import library_backend
 from pdfdesk.index.paragraphs import question
 from pdfdesk.index.query_parsing import word_parser
-from pdfdesk.index.relaxing import (NEAR_FIRST_AT_MOST, RELAX_BELOW, near_queries, near_ranked_first, relaxed_query,
+from pdfdesk.index.relaxing import (RELAX_BELOW, near_pool, near_queries, near_ranked_first, relaxed_query,
                                     strict_query)
 from pdfdesk.index.store import PAGES, SECTIONS, _schema
 
@@ -72,9 +72,7 @@ def rank(query: str, limit: int, within: Container[str] | None = None,
     found = set(seen)
     near: list[Hit] = []
     left_out = near_queries(parsed)
-    # one more than a first page of results: whether more pages miss one word than it can show
-    deep = max(limit, NEAR_FIRST_AT_MOST + 1) + len(seen)
-    for hit in backend.search_near(left_out, deep, within) if left_out else []:
+    for hit in backend.search_near(left_out, near_pool(limit) + len(seen), within) if left_out else []:
         if (hit.fingerprint, hit.page) not in found:
             found.add((hit.fingerprint, hit.page))
             near.append(Hit(hit.fingerprint, hit.page, hit.score, SOME_WORDS, 0.0))

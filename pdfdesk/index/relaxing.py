@@ -41,6 +41,12 @@ def near_ranked_first(count: int) -> bool:
     return count <= NEAR_FIRST_AT_MOST
 
 
+def near_pool(limit: int) -> int:
+    """How many pages missing one word to ask for when `limit` results are wanted: at least one
+    more than `near_ranked_first` allows, so that it can tell whether more pages do."""
+    return max(limit, NEAR_FIRST_AT_MOST + 1)
+
+
 STOP_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
 # Whoosh has no Arabic or Persian list: the commonest particles and prepositions, which Arabic
 # script often writes joined to the next word, so a page rarely holds them as words of their own;

@@ -28,7 +28,7 @@ from pdfdesk.index.owner import request_indexing
 from pdfdesk.index.paragraphs import question
 from pdfdesk.index.query_terms import parse_terms
 from pdfdesk.index.queue import INTERACTIVE
-from pdfdesk.index.relaxing import (NEAR_FIRST_AT_MOST, RELAX_BELOW, near_queries, near_ranked_first, relaxed_query,
+from pdfdesk.index.relaxing import (RELAX_BELOW, near_pool, near_queries, near_ranked_first, relaxed_query,
                                     strict_query)
 from pdfdesk.index.scan import scan_pages
 from pdfdesk.index.store import PAGES, SECTIONS, DocumentIndex, IndexDamaged, IndexState
@@ -105,9 +105,7 @@ def _keyword_ranking(target: Target, index: DocumentIndex, state: IndexState | N
     if relaxed is not None:
         # pages missing only one of the words come first among the partial ones, in their order
         found = set(ranking.keys)
-        # at least one more than a first page of results, to tell whether more miss one word
-        deep = max(limit, NEAR_FIRST_AT_MOST + 1)
-        *nears, loose = index.search_each([*near_queries(parsed), relaxed], granularity, deep)
+        *nears, loose = index.search_each([*near_queries(parsed), relaxed], granularity, near_pool(limit))
         for hits in nears:
             for key in _recorded(hits, sections, ranking, partial=True):
                 if key not in found:
